@@ -1,0 +1,41 @@
+# The two commands a newcomer needs: `make run` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test lint openapi docs bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $@ $(VENV)/.installed-run
+
+## Install, migrate the embedded SQLite database under ./var and serve on http://127.0.0.1:8000
+run: $(VENV)/.installed-run
+	$(BIN)/innotune migrate
+	$(BIN)/innotune serve
+
+## Install the dev dependencies, lint, type-check and run the whole suite against the real services
+test: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	$(BIN)/python -m pytest
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+## Regenerate the checked-in openapi.yaml from the app
+openapi: $(VENV)/.installed-dev
+	$(BIN)/python -m api.openapi > openapi.yaml
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

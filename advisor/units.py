@@ -1,0 +1,50 @@
+"""Server-style value parsing: sizes with K/M/G/T/P/E suffixes and booleans in every spelling."""
+
+from __future__ import annotations
+
+import re
+
+_SIZE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKmMgGtTpPeE])?[bB]?\s*$")
+_SUFFIX_POWER = {"k": 1, "m": 2, "g": 3, "t": 4, "p": 5, "e": 6}
+
+TRUE_WORDS = frozenset({"1", "on", "true", "yes", "enable", "enabled", "force"})
+FALSE_WORDS = frozenset({"0", "off", "false", "no", "disable", "disabled"})
+
+
+def parse_size(text: str, *, allow_large_suffixes: bool = True) -> int | None:
+    """Parse `64G`, `512m`, `1073741824` into bytes; None when `text` is not a size.
+
+    The server accepts K, M and G in either case; T, P and E only from MySQL 8.0.14
+    (pass `allow_large_suffixes=False` to model older servers).
+    """
+    match = _SIZE_RE.match(text)
+    if match is None:
+        return None
+    number, suffix = match.group(1), (match.group(2) or "").lower()
+    if suffix in ("t", "p", "e") and not allow_large_suffixes:
+        return None
+    if "." in number and not suffix:
+        return None
+    power = _SUFFIX_POWER.get(suffix, 0)
+    return int(float(number) * (1024**power)) if "." in number else int(number) * (1024**power)
+
+
+def format_size(value: int) -> str:
+    """Write bytes the way a DBA writes them in a my.cnf: the largest exact K/M/G/T suffix."""
+    for suffix, power in (("T", 4), ("G", 3), ("M", 2), ("K", 1)):
+        unit = 1024**power
+        if value >= unit and value % unit == 0:
+            return f"{value // unit}{suffix}"
+    return str(value)
+
+
+def parse_bool(text: str | None) -> bool | None:
+    """ON/OFF, TRUE/FALSE, YES/NO, 1/0 in any case; a bare flag (None) means ON."""
+    if text is None:
+        return True
+    word = text.strip().strip("'\"").lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    return None

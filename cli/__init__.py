@@ -1,0 +1,1 @@
+"""The `innotune` command line. Imports stay inside commands so `innotune audit` starts fast."""

@@ -1,0 +1,115 @@
+"""`innotune` — one entry point for the audit, the service processes and administration."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+NOT_IMPLEMENTED_EXIT = 2
+
+
+def _not_implemented(name: str) -> None:
+    click.echo(f"innotune {name}: not implemented yet", err=True)
+    sys.exit(NOT_IMPLEMENTED_EXIT)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def cli() -> None:
+    """InnoTune: audit a MySQL/MariaDB configuration, or run the service that does it."""
+
+
+@cli.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+def audit() -> None:
+    """Audit a server offline: my.cnf, variables, status, hardware in; findings and a diff out."""
+    _not_implemented("audit")
+
+
+@cli.command()
+@click.option("--host", default=None, help="Interface to bind (default from INNOTUNE_HOST, 127.0.0.1).")
+@click.option("--port", type=int, default=None, help="Port to listen on (default from INNOTUNE_PORT, 8000).")
+def serve(host: str | None, port: int | None) -> None:
+    """Start the HTTP API (and, in the embedded default, run tasks in-process)."""
+    import uvicorn
+
+    from conf.settings import get_settings
+
+    settings = get_settings()
+    bind_host, bind_port = host or settings.host, port or settings.port
+    click.echo(f"InnoTune listening on http://{bind_host}:{bind_port}", err=True)
+    uvicorn.run("api.app:create_app", factory=True, host=bind_host, port=bind_port, log_config=None)
+
+
+@cli.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.option("--concurrency", type=int, default=None, help="Worker processes (default: CPU count).")
+@click.pass_context
+def worker(ctx: click.Context, concurrency: int | None) -> None:
+    """Start a Celery worker consuming audits from the broker (extra args go to Celery)."""
+    from conf.settings import get_settings
+
+    settings = get_settings()
+    if settings.embedded:
+        raise click.UsageError(
+            "no CELERY_BROKER_URL set: the embedded default runs tasks inside `innotune serve`"
+        )
+    from worker.app import celery_app
+
+    argv = ["worker", "--queues", settings.celery_queue, "--loglevel", settings.log_level]
+    if concurrency:
+        argv += ["--concurrency", str(concurrency)]
+    celery_app.worker_main([*argv, *ctx.args])
+
+
+@cli.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.pass_context
+def beat(ctx: click.Context) -> None:
+    """Start Celery beat, which sends the periodic tasks (sweeper, fleet dispatcher)."""
+    from conf.settings import get_settings
+
+    settings = get_settings()
+    if settings.embedded:
+        raise click.UsageError("no CELERY_BROKER_URL set: beat needs a broker")
+    from worker.app import celery_app
+
+    celery_app.start(["beat", "--loglevel", settings.log_level, *ctx.args])
+
+
+@cli.command()
+@click.option("--revision", default="head", show_default=True, help="Alembic revision to upgrade to.")
+def migrate(revision: str) -> None:
+    """Bring the database schema up to date (creates the SQLite file in the embedded default)."""
+    from conf.settings import get_settings
+    from store.db import build_engine
+    from store.migrate import upgrade
+
+    url = get_settings().database_url
+    build_engine(url).dispose()  # creates ./var for the SQLite default
+    upgrade(url, revision)
+    click.echo(f"database migrated to {revision}", err=True)
+
+
+@cli.group()
+def admin() -> None:
+    """Administration: organisations and API keys."""
+
+
+@admin.command("create-org")
+@click.argument("name")
+def create_org(name: str) -> None:
+    """Create an organisation and print its first API key as the last line."""
+    _not_implemented("admin create-org")
+
+
+@cli.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+def collect() -> None:
+    """Collect variables, status and InnoDB status from a running server."""
+    _not_implemented("collect")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Process-wide configuration: settings and logging, shared by every entry point."""

@@ -1,0 +1,45 @@
+"""All settings of InnoTune in one pydantic-settings class, read from the environment.
+
+With nothing set, InnoTune runs on its embedded default: a SQLite file under ./var and
+tasks executed in-process, so a newcomer needs neither PostgreSQL nor Redis.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_SQLITE_PATH = Path("var") / "innotune.db"
+
+
+class Settings(BaseSettings):
+    """Environment variables, unprefixed where the ecosystem has a common name for them."""
+
+    model_config = SettingsConfigDict(env_file=None, extra="ignore")
+
+    database_url: str = Field(default=f"sqlite:///{DEFAULT_SQLITE_PATH}", alias="DATABASE_URL")
+    celery_broker_url: str | None = Field(default=None, alias="CELERY_BROKER_URL")
+    celery_queue: str = Field(default="innotune", alias="INNOTUNE_CELERY_QUEUE")
+    log_level: str = Field(default="INFO", alias="INNOTUNE_LOG_LEVEL")
+    log_format: str = Field(default="json", alias="INNOTUNE_LOG_FORMAT")
+    host: str = Field(default="127.0.0.1", alias="INNOTUNE_HOST")
+    port: int = Field(default=8000, alias="INNOTUNE_PORT")
+    readiness_timeout_seconds: float = Field(default=2.0, alias="INNOTUNE_READINESS_TIMEOUT")
+
+    @property
+    def embedded(self) -> bool:
+        """True when tasks run in-process because no broker is configured."""
+        return not self.celery_broker_url
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The one Settings instance of this process (tests clear the cache to re-read)."""
+    return Settings()

@@ -1,0 +1,1 @@
+"""Alembic migrations (date-prefixed revision files under versions/)."""

@@ -1,0 +1,7 @@
+"""Fixtures live in tests/fixtures/, split by domain."""
+
+pytest_plugins = [
+    "tests.fixtures.real_services",
+    "tests.fixtures.settings",
+    "tests.fixtures.worker_process",
+]

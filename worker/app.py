@@ -1,0 +1,48 @@
+"""The Celery application. Results live in the database, so there is no result backend."""
+
+from __future__ import annotations
+
+from celery import Celery
+from celery.signals import setup_logging
+
+from conf.logging import configure_logging
+from conf.settings import Settings, get_settings
+
+
+def configure_celery(app: Celery, settings: Settings) -> None:
+    """(Re)apply the settings to the app: broker, queue, and eager mode for the embedded default."""
+    app.conf.update(
+        broker_url=settings.celery_broker_url or "memory://",
+        task_default_queue=settings.celery_queue,
+        task_always_eager=settings.embedded,
+    )
+    if app._pool is not None:  # connections to the previous broker must not be reused
+        app._pool.force_close_all()
+        app._pool = None
+
+
+def create_celery() -> Celery:
+    """Build the Celery app from the settings; embedded mode runs tasks in-process."""
+    app = Celery("innotune", include=["worker.tasks"])
+    app.conf.update(
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        task_ignore_result=True,
+        worker_prefetch_multiplier=1,
+        task_time_limit=120,
+        task_soft_time_limit=90,
+        broker_connection_retry_on_startup=True,
+        worker_hijack_root_logger=False,
+        timezone="UTC",
+    )
+    configure_celery(app, get_settings())
+    return app
+
+
+@setup_logging.connect
+def _configure_worker_logging(**_kwargs: object) -> None:
+    settings = get_settings()
+    configure_logging(settings.log_level, settings.log_format)
+
+
+celery_app = create_celery()
