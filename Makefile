@@ -33,9 +33,17 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+## Regenerate docs/advisors.md from the rule registry
+docs: $(VENV)/.installed-dev
+	$(BIN)/python -m advisor.docs > docs/advisors.md
+
 ## Regenerate the checked-in openapi.yaml from the app
 openapi: $(VENV)/.installed-dev
 	$(BIN)/python -m api.openapi > openapi.yaml
+
+## Benchmarks: print figures and record them under bench/results/
+bench: $(VENV)/.installed-dev
+	$(BIN)/python bench/audit_offline.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

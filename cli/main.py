@@ -6,6 +6,8 @@ import sys
 
 import click
 
+from cli.audit_command import audit_command
+
 NOT_IMPLEMENTED_EXIT = 2
 
 
@@ -17,12 +19,6 @@ def _not_implemented(name: str) -> None:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 def cli() -> None:
     """InnoTune: audit a MySQL/MariaDB configuration, or run the service that does it."""
-
-
-@cli.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
-def audit() -> None:
-    """Audit a server offline: my.cnf, variables, status, hardware in; findings and a diff out."""
-    _not_implemented("audit")
 
 
 @cli.command()
@@ -104,6 +100,9 @@ def create_org(name: str) -> None:
 def collect() -> None:
     """Collect variables, status and InnoDB status from a running server."""
     _not_implemented("collect")
+
+
+cli.add_command(audit_command)
 
 
 def main() -> None:

@@ -32,6 +32,12 @@ CASES: list[tuple[str, str | None, str, int, int, int]] = [
     ("5.7.44-48-log", None, "percona", 5, 7, 44),
     ("8.0.36", "Percona Server (GPL), Release '28', Revision '47601f19'", "percona", 8, 0, 36),
     ("8.0.33-25.1", "Percona XtraDB Cluster (GPL), Release rel25, Revision 0c56202", "percona", 8, 0, 33),
+    # Percona Server 5.1/5.5 release spellings (pt-mysql-summary samples in the corpus)
+    ("5.1.61rel13.2", None, "percona", 5, 1, 61),
+    ("5.1.61rel13.2-log", None, "percona", 5, 1, 61),
+    ("5.5.20-rel24.1", "Percona Server with XtraDB (GPL), Release rel24.1, Revision 217", "percona", 5, 5, 20),
+    ("5.5.28-23.7-log", None, "percona", 5, 5, 28),
+    ("5.1.58-1ubuntu1-log", None, "mysql", 5, 1, 58),
     # --server-version spellings on the command line
     ("mariadb-10.11.6", None, "mariadb", 10, 11, 6),
     ("MariaDB 10.11.6", None, "mariadb", 10, 11, 6),

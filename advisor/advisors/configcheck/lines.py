@@ -1,0 +1,283 @@
+"""The config_validity advisor's proposals, one builder per kind of problem with an option line."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Final
+
+from advisor.advisors.configcheck.names import CLIENT_SIDE_OPTIONS, group_role, near_miss
+from advisor.advisors.configcheck.values import check_value
+from advisor.findings import Evidence, Severity
+from advisor.rules import Proposal
+
+if TYPE_CHECKING:
+    from advisor.catalog import VariableFacts
+    from advisor.context import AuditContext
+    from advisor.inputs.optionfiles import OptionEntry
+
+# Removed or renamed names whose successor takes the value exactly as written.
+_SAME_VALUE_SUCCESSOR: Final = frozenset(
+    {
+        "tx_isolation", "tx_read_only", "table_cache", "storage_engine", "default_character_set",
+        "myisam_recover", "innodb_undo_logs", "skip_locking", "key_buffer", "log_slave_updates",
+        "slave_net_timeout", "slave_parallel_type", "slave_parallel_workers", "slave_preserve_commit_order",
+        "sync_master_info", "skip_slave_start",
+    }
+)  # fmt: skip
+_SECONDS_PER_DAY: Final = 86_400
+_DECIMAL: Final = re.compile(r"[0-9]{1,6}(?:\.[0-9]{1,6})?")
+_READERS: Final = {
+    "other_version": "only a server of version {version} reads it",
+    "mysqld_safe": "mysqld_safe ignores server options in its own group (and systemd starts no mysqld_safe)",
+    "client": "only client programs read it",
+    "unknown": "no MySQL or MariaDB program reads it",
+}
+
+
+def resolve(ctx: AuditContext, entry: OptionEntry) -> tuple[str, VariableFacts | None]:
+    """The catalog name a line sets: `skip-innodb` is `innodb`, unless only `skip_innodb` is known."""
+    facts = ctx.catalog.lookup(entry.name, ctx.version)
+    if facts is None and entry.prefix in ("skip", "disable", "enable"):
+        full = f"{entry.prefix}_{entry.name}"
+        whole = ctx.catalog.lookup(full, ctx.version)
+        if whole is not None:
+            return full, whole
+    return entry.name, facts
+
+
+def line_evidence(entry: OptionEntry) -> Evidence:
+    """The option line as written, with its file and line number."""
+    text = entry.raw_name if entry.given is None else f"{entry.raw_name} = {entry.given}"
+    return Evidence(f"option line in [{entry.group}]", text, f"{entry.file}:{entry.line}")
+
+
+def _why_refused(ctx: AuditContext, name: str, facts: VariableFacts) -> str:
+    product = ctx.version.product
+    if facts.kind == "mysqld_safe":
+        return f"{name} is an option of mysqld_safe (the start-up script), not of the server; it belongs under [mysqld_safe]."
+    if not facts.in_flavor:
+        return f"{product} has no option {name}: it belongs to another server flavor."
+    if facts.removed:
+        return f"{name} was removed in {product} {facts.removed_in}."
+    if not facts.exists and facts.introduced_in:
+        return f"{name} first appeared in {product} {facts.introduced_in}."
+    if facts.option_name and facts.option_name != name:
+        return f"{name} cannot be set in an option file: the option that sets it is {facts.option_name}."
+    return f"{name} cannot be set in an option file (the server sets it itself)."
+
+
+def _replacement(
+    ctx: AuditContext, entry: OptionEntry, name: str, facts: VariableFacts
+) -> tuple[str, str] | None:
+    """The variable to set instead, and its value, when the successor takes the value as written."""
+    if facts.successor and ctx.knows(facts.successor):
+        target = facts.successor
+    elif facts.option_name and facts.option_name != name and ctx.knows(name):
+        target = name  # tx_isolation before 8.0: the differ writes its option name, transaction_isolation
+    elif facts.prefix_of and ctx.knows(facts.prefix_of):
+        target = facts.prefix_of
+    else:
+        return None
+    value = "ON" if entry.value is None and facts.unit == "bool" else entry.value
+    if value is None:
+        return None
+    if name == "expire_logs_days":
+        days = float(value) if _DECIMAL.fullmatch(value) else None
+        return (target, str(round(days * _SECONDS_PER_DAY))) if days is not None else None
+    return (target, value) if name in _SAME_VALUE_SUCCESSOR else None
+
+
+def _line_fix(
+    ctx: AuditContext, entry: OptionEntry, name: str, facts: VariableFacts, title: str, reason: str
+) -> Iterator[Proposal]:
+    """Comment the line out, and set the successor with the same value when there is one."""
+    evidence = (line_evidence(entry), Evidence("server", ctx.version.describe(), "target version"))
+    swap = _replacement(ctx, entry, name, facts)
+    then = f" The recommended file sets {swap[0]} = {swap[1]} in its place." if swap else ""
+    if swap is None and facts.successor:
+        then = f" Its successor is {facts.successor}: set that to the value you intend."
+    yield Proposal(
+        title=title,
+        rationale=f"{reason} Comment the line out.{then}",
+        evidence=evidence,
+        variable=name,
+        change="comment_out",
+        option_file=entry.file,
+        option_line=entry.line,
+    )
+    if swap is not None:
+        yield Proposal(
+            title=f"Set {swap[0]} instead of {name}",
+            rationale=f"{entry.file}:{entry.line} means {name} = {entry.given or 'ON'}; on "
+            f"{ctx.version.describe()} that setting is made with {swap[0]}.",
+            evidence=evidence,
+            variable=swap[0],
+            recommended=swap[1],
+        )
+
+
+def refused(ctx: AuditContext, entry: OptionEntry, name: str, facts: VariableFacts) -> Iterator[Proposal]:
+    """A line the server refuses: comment it out (and set the successor); information only for `loose-`."""
+    where = f"{entry.file}:{entry.line}"
+    reason = _why_refused(ctx, name, facts)
+    if entry.loose:
+        yield Proposal(
+            title=f"{entry.raw_name} has no effect on {ctx.version.describe()}",
+            rationale=f"{where}: {reason} With the loose- prefix the server only warns and skips the line, "
+            "which is how an option file shared by several versions is meant to be written.",
+            evidence=(line_evidence(entry),),
+            variable=name,
+            severity=Severity.INFO,
+        )
+        return
+    title = f"{entry.raw_name} stops {ctx.version.describe()} from starting"
+    stops = f'{where}: {reason} The server refuses unknown options and exits at startup ("unknown variable").'
+    yield from _line_fix(ctx, entry, name, facts, title, stops)
+
+
+def set_variable(ctx: AuditContext, entry: OptionEntry) -> Iterator[Proposal]:
+    """The MySQL 4-era `set-variable = name=value` syntax, removed in MySQL 5.5.3 (never in MariaDB 10)."""
+    if not ctx.version.is_mariadb and ctx.version.before(5, 5, 3):
+        return
+    setting = (entry.given or "").replace(" ", "")
+    name, _, value = setting.partition("=")
+    instead = f": write `{name} = {value}` instead" if name and value else ""
+    reason = f"{entry.file}:{entry.line}: the set-variable = name=value syntax was removed in MySQL 5.5.3{instead}."
+    if entry.loose:
+        yield Proposal(
+            title=f"{entry.raw_name} has no effect on {ctx.version.describe()}",
+            rationale=f"{reason} With the loose- prefix the server only warns and skips the line.",
+            evidence=(line_evidence(entry),),
+            severity=Severity.INFO,
+        )
+        return
+    target = _set_variable_target(ctx, name) if value else None
+    then = f" The recommended file sets {target} = {value} in its place." if target else ""
+    yield Proposal(
+        title=f"set-variable stops {ctx.version.describe()} from starting",
+        rationale=f'{reason} The server refuses the line and exits at startup ("unknown variable"). Comment it '
+        f"out and set the variable by its own name.{then}",
+        evidence=(line_evidence(entry), Evidence("server", ctx.version.describe(), "target version")),
+        change="comment_out",
+        option_file=entry.file,
+        option_line=entry.line,
+    )
+    if target:
+        yield Proposal(
+            title=f"Set {target} instead of set-variable",
+            rationale=f"{entry.file}:{entry.line} means {name} = {value}; the server takes it as {target} = {value}.",
+            evidence=(line_evidence(entry),),
+            variable=target,
+            recommended=value,
+        )
+
+
+def _set_variable_target(ctx: AuditContext, inner: str) -> str | None:
+    """The variable a `set-variable = inner=...` line sets on this version (old short names included)."""
+    facts = ctx.catalog.lookup(inner, ctx.version)
+    if facts is None:
+        return None
+    for full in (facts.prefix_of, facts.alias_of):  # `key_buffer` is short for key_buffer_size
+        if full and ctx.knows(full):
+            return full
+    if facts.exists and facts.option_file_ok and not facts.deprecated:
+        return facts.name
+    return facts.successor if facts.successor and ctx.knows(facts.successor) else None
+
+
+def ignored(ctx: AuditContext, entry: OptionEntry, name: str, facts: VariableFacts) -> Iterator[Proposal]:
+    """A line the server accepts only to ignore it: comment it out."""
+    since = facts.removed_in or facts.deprecated_in
+    reason = (
+        f"{entry.file}:{entry.line}: {ctx.version.product} accepts {name} only so that old option files still "
+        f"start, and ignores it{f' since {since}' if since else ''} with a warning at every start: the line "
+        "suggests a setting that is not in force."
+    )
+    yield from _line_fix(ctx, entry, name, facts, f"{name} is ignored by {ctx.version.describe()}", reason)
+
+
+def bad_value(ctx: AuditContext, entry: OptionEntry, name: str, facts: VariableFacts) -> Iterator[Proposal]:
+    """A value the server cannot read as written (severity says whether it stops or carries on)."""
+    problem = check_value(ctx.version, entry.value, name, facts)
+    if problem is not None:
+        severity, text = problem
+        if entry.loose and entry.value is not None and severity is Severity.CRITICAL:
+            # loose- turns an unreadable value into "ignoring option ... due to invalid value"
+            severity = Severity.WARNING
+            text += " With the loose- prefix the server only logs that and ignores the line instead."
+        written = entry.given if entry.given is not None else "(no value)"
+        yield Proposal(
+            title=f"{entry.raw_name} = {written} is not read as written",
+            rationale=f"{entry.file}:{entry.line}: {text}",
+            evidence=(line_evidence(entry), Evidence("server", ctx.version.describe(), "target version")),
+            variable=name,
+            severity=severity,
+        )
+
+
+def _accepts_prefixes(ctx: AuditContext) -> bool:
+    """MariaDB and MySQL before 5.7 take a unique prefix of an option name (`thread_cache`)."""
+    return ctx.version.is_mariadb or ctx.version.before(5, 7)
+
+
+def typo(ctx: AuditContext, entry: OptionEntry) -> Iterator[Proposal]:
+    """A name unknown to InnoTune that is a letter or two away from one the version knows."""
+    name = entry.name
+    if len(name) < ctx.thresholds.config_validity.typo_min_name_length:
+        return
+    known = ctx.catalog.names_for(ctx.version)
+    close = near_miss(name, known, _accepts_prefixes(ctx))
+    if close is None:
+        return
+    effect = (
+        "With the loose- prefix the server warns and skips it, so the setting never takes effect."
+        if entry.loose
+        else 'If it is a typo, the server stops at startup with "unknown variable".'
+    )
+    yield Proposal(
+        title=f"{entry.raw_name}: did you mean {close}?",
+        rationale=f"{entry.file}:{entry.line}: {name} is not an option InnoTune knows for "
+        f"{ctx.version.describe()}, and it differs from {close} by a letter or two. {effect}",
+        evidence=(line_evidence(entry),),
+        severity=Severity.INFO if entry.loose else None,
+    )
+
+
+def duplicate(winner: OptionEntry, lost: list[OptionEntry]) -> Proposal:
+    """An option set several times: name every line and the one that wins."""
+    places = ", ".join(f"{e.file}:{e.line} ({e.given or 'ON'})" for e in lost)
+    same = all(e.value == winner.value for e in lost)
+    return Proposal(
+        title=f"{winner.name} is set {len(lost) + 1} times; {winner.file}:{winner.line} wins",
+        rationale=f"The server reads every line and keeps the last: {winner.file}:{winner.line} "
+        f"({winner.given or 'ON'}) overrides {places}."
+        + (" The values agree, so only the clutter is at stake." if same else " Anyone editing the earlier line "
+           "changes nothing; keep one line."),
+        evidence=tuple(line_evidence(e) for e in (*lost, winner)),
+        variable=winner.name,
+        severity=Severity.INFO if same else None,
+    )  # fmt: skip
+
+
+def misplaced(ctx: AuditContext, entry: OptionEntry, in_server: dict[str, OptionEntry]) -> Iterator[Proposal]:
+    """A server option in a group the server does not read."""
+    role = group_role(entry.group, ctx.groups_read, ctx.version.is_mariadb)
+    if role is None or role == "server":
+        return
+    name, facts = resolve(ctx, entry)
+    if facts is None or not facts.in_flavor or facts.kind == "mysqld_safe" or name in CLIENT_SIDE_OPTIONS:
+        return
+    readers = _READERS[role].format(version=entry.group.partition("-")[2])
+    also = in_server.get(name)
+    severity = Severity.WARNING if role in ("client", "mysqld_safe") and also is None else Severity.NOTICE
+    there = f" The server takes {name} from {also.file}:{also.line} instead." if also else ""
+    yield Proposal(
+        title=f"{name} under [{entry.group}] never reaches the server",
+        rationale=f"{entry.file}:{entry.line} sets the server option {name} in [{entry.group}], but {readers}; "
+        f"{ctx.version.describe()} reads only [{'], ['.join(sorted(ctx.groups_read))}].{there} Move the line "
+        "to [mysqld] if the server is meant to have it.",
+        evidence=(line_evidence(entry),),
+        variable=name,
+        severity=severity,
+    )

@@ -1,0 +1,303 @@
+"""Connections and threads: max_connections against the peak, the thread cache, InnoDB's thread
+throttle and per-user connection caps."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from advisor.findings import Evidence, Severity
+from advisor.rules import Proposal, Versions, rule
+
+if TYPE_CHECKING:
+    from advisor.context import AuditContext
+    from advisor.inputs.statusvars import StatusView
+
+MAX_CONNECTIONS = (
+    "https://dev.mysql.com/doc/refman/8.0/en/server-system-variables.html#sysvar_max_connections"
+)
+TOO_MANY = "https://dev.mysql.com/doc/refman/8.0/en/too-many-connections.html"
+CONNECTION_ERRORS = (
+    "https://dev.mysql.com/doc/refman/8.0/en/server-status-variables.html#statvar_Connection_errors_xxx"
+)
+CONNECTION_THREADS = "https://dev.mysql.com/doc/refman/8.0/en/connection-interfaces.html"
+THREAD_CACHE = "https://dev.mysql.com/doc/refman/8.0/en/server-system-variables.html#sysvar_thread_cache_size"
+MARIADB_THREAD_CACHE = "https://mariadb.com/kb/en/server-system-variables/#thread_cache_size"
+THREAD_CONCURRENCY = "https://dev.mysql.com/doc/refman/8.0/en/innodb-performance-thread_concurrency.html"
+MARIADB_THREAD_CONCURRENCY = "https://mariadb.com/kb/en/innodb-system-variables/#innodb_thread_concurrency"
+USER_RESOURCES = "https://dev.mysql.com/doc/refman/8.0/en/user-resources.html"
+MAX_USER_CONNECTIONS = (
+    "https://dev.mysql.com/doc/refman/8.0/en/server-system-variables.html#sysvar_max_user_connections"
+)
+
+# A thread pool (MariaDB/Percona `pool-of-threads`, MySQL Enterprise's plugin) has no per-connection threads.
+_POOLED = frozenset({"pool-of-threads", "loaded-dynamically"})
+
+
+def _round_up(value: float, step: int) -> int:
+    return math.ceil(value / step) * step
+
+
+def _peak(status: StatusView) -> Evidence | None:
+    peak = status.value("Max_used_connections")
+    if peak is None:
+        return None
+    return Evidence("peak connections", str(peak), "SHOW GLOBAL STATUS Max_used_connections (since startup)")
+
+
+def _uptime(status: StatusView) -> int | None:
+    return status.value("Uptime")
+
+
+@rule("connections.near_limit", Severity.WARNING, [MAX_CONNECTIONS, TOO_MANY, CONNECTION_ERRORS])
+def near_limit(ctx: AuditContext) -> Iterator[Proposal]:
+    """What it checks: whether the connection peak (Max_used_connections) came close to max_connections,
+    and whether connections were refused for reaching it (Connection_errors_max_connections).
+
+    Why it matters: once max_connections is reached every new client gets "Too many connections"; for an
+    application that means errors at its busiest moment.
+
+    What we recommend: max_connections at the peak times the headroom factor (1.5 by default), rounded
+    up to ten; a warning when connections were refused, a notice when the peak is merely close.
+
+    Caveats: a connection storm (a pool misconfigured, a retry loop) also reaches the limit: more
+    connections then only move the failure to memory, so look at who connects first. The memory advisor
+    checks that the new limit fits the memory budget.
+    """
+    status, limit = ctx.status, ctx.config.number("max_connections")
+    if status is None or not limit:
+        return
+    peak = status.value("Max_used_connections")
+    refused = status.delta("Connection_errors_max_connections")
+    near = peak is not None and peak >= ctx.thresholds.connections.near_limit_fraction * limit
+    if not near and not refused:
+        return
+    setting = ctx.config.get("max_connections")
+    evidence = [Evidence("max_connections", str(limit), setting.where() if setting else "effective config")]
+    peak_evidence = _peak(status)
+    if peak_evidence is not None:
+        evidence.append(peak_evidence)
+    if refused:
+        source = f"SHOW GLOBAL STATUS Connection_errors_max_connections, {status.describe_window()}"
+        evidence.append(Evidence("connections refused at the limit", str(refused), source))
+    base = max(peak or 0, limit) if refused else (peak or limit)
+    target = _round_up(base * ctx.thresholds.connections.max_connections_headroom, 10)
+    facts = ctx.catalog.lookup("max_connections", ctx.version)
+    if facts is not None and facts.max is not None:
+        target = min(target, int(facts.max))
+    if target <= limit:
+        return
+    what = f"{refused} connection(s) were refused with \"Too many connections\"" if refused else (
+        f"the peak of {peak} connections is within {100 - 100 * (peak or 0) // limit}% of the limit"
+    )  # fmt: skip
+    yield Proposal(
+        title=f"max_connections ({limit}) is reached or nearly reached",
+        rationale=f"{what}. At the limit every new client is turned away. Raise max_connections to {target} "
+        f"(the peak times {ctx.thresholds.connections.max_connections_headroom:g}), and check that the "
+        "connection count is real demand rather than a pool or retry storm.",
+        evidence=tuple(evidence),
+        variable="max_connections",
+        recommended=str(target),
+        severity=None if refused else Severity.NOTICE,
+    )
+
+
+@rule("connections.max_connections_oversized", Severity.NOTICE, [MAX_CONNECTIONS, USER_RESOURCES])
+def max_connections_oversized(ctx: AuditContext) -> Iterator[Proposal]:
+    """What it checks: max_connections far above anything used: the peak since startup below 5% of it,
+    with max_connections at least 500 and at least a day of uptime.
+
+    Why it matters: every connection may allocate its own sort, join and read buffers and temporary
+    tables; a limit far above real use lets a connection storm in until memory runs out (the OOM killer)
+    instead of refusing the excess early, and some structures are sized from max_connections.
+
+    What we recommend: max_connections at the peak times the headroom factor, never below the server's
+    default.
+
+    Caveats: the peak is since startup: a monthly batch or a failover that moves all clients here may
+    need more than the uptime has seen.
+    """
+    status, limit = ctx.status, ctx.config.number("max_connections")
+    limits = ctx.thresholds.connections
+    if status is None or not limit or limit < limits.oversized_min_max_connections:
+        return
+    peak, uptime = status.value("Max_used_connections"), _uptime(status)
+    if peak is None or uptime is None or uptime < limits.min_uptime_seconds:
+        return
+    if peak >= limits.min_used_fraction * limit or status.delta("Connection_errors_max_connections"):
+        return
+    default = ctx.catalog.default("max_connections", ctx.version)
+    target = max(_round_up(peak * limits.max_connections_headroom, 10), int(default) if default else 0)
+    if target >= limit:
+        return
+    setting = ctx.config.get("max_connections")
+    yield Proposal(
+        title=f"max_connections ({limit}) is far above the peak of {peak}",
+        rationale=f"In {uptime // 3600} hours of uptime at most {peak} clients were connected at once, "
+        f"{100 * peak / limit:.1f}% of max_connections. The unused allowance lets a connection storm "
+        f"exhaust memory instead of being refused early. {target} keeps room above the peak.",
+        evidence=(
+            Evidence("max_connections", str(limit), setting.where() if setting else "effective config"),
+            Evidence(
+                "peak connections", str(peak), "SHOW GLOBAL STATUS Max_used_connections (since startup)"
+            ),
+            Evidence("uptime", f"{uptime} s", "SHOW GLOBAL STATUS Uptime"),
+        ),
+        variable="max_connections",
+        recommended=str(target),
+    )
+
+
+@rule(
+    "connections.thread_cache_misses",
+    Severity.NOTICE,
+    [CONNECTION_THREADS, THREAD_CACHE, MARIADB_THREAD_CACHE],
+)
+def thread_cache_misses(ctx: AuditContext) -> Iterator[Proposal]:
+    """What it checks: the thread cache miss rate, Threads_created / Connections over the status window,
+    when threads are created at least once a second.
+
+    Why it matters: without a cached thread each new connection costs a thread creation (and its stack);
+    at hundreds of short connections a second that is measurable CPU and latency.
+
+    What we recommend: thread_cache_size at the connection peak (Max_used_connections), at most
+    max_connections and the variable's maximum, rounded up to eight.
+
+    Caveats: quiet with a thread pool (thread_handling pool-of-threads). Averages since startup include
+    the burst of connections right after a restart; two snapshots give a truer rate.
+    """
+    status = ctx.status
+    if status is None or (ctx.config.text("thread_handling") or "").lower() in _POOLED:
+        return
+    created, connections = status.delta("Threads_created"), status.delta("Connections")
+    per_second = status.rate("Threads_created")
+    limits = ctx.thresholds.connections
+    if (
+        not created
+        or not connections
+        or per_second is None
+        or per_second < limits.min_threads_created_per_second
+    ):
+        return
+    miss_rate = created / connections
+    if miss_rate <= limits.thread_cache_miss_rate:
+        return
+    current = ctx.config.number("thread_cache_size") or 0
+    peak = status.value("Max_used_connections") or 0
+    facts = ctx.catalog.lookup("thread_cache_size", ctx.version)
+    ceiling = min(
+        int(facts.max) if facts and facts.max else peak, ctx.config.number("max_connections") or peak
+    )
+    target = min(_round_up(peak, 8), ceiling)
+    if target <= current:
+        return
+    setting = ctx.config.get("thread_cache_size")
+    window = status.describe_window()
+    yield Proposal(
+        title=f"The thread cache misses {miss_rate:.0%} of new connections",
+        rationale=f"{created} of {connections} connections needed a new thread ({per_second:.1f} thread "
+        f"creations a second, {window}); thread_cache_size is {current}. A cache as large as the connection "
+        f"peak ({peak}) lets ending connections hand their thread to the next one.",
+        evidence=(
+            Evidence("threads created", str(created), f"SHOW GLOBAL STATUS Threads_created, {window}"),
+            Evidence("connections", str(connections), f"SHOW GLOBAL STATUS Connections, {window}"),
+            Evidence(
+                "thread_cache_size", str(current), setting.where() if setting else "default for this version"
+            ),
+            Evidence(
+                "peak connections", str(peak), "SHOW GLOBAL STATUS Max_used_connections (since startup)"
+            ),
+        ),
+        variable="thread_cache_size",
+        recommended=str(target),
+    )
+
+
+@rule(
+    "connections.innodb_thread_concurrency",
+    Severity.NOTICE,
+    [THREAD_CONCURRENCY, MARIADB_THREAD_CONCURRENCY],
+    versions=Versions(mysql=((5, 5), (99,)), mariadb=((0,), (10, 5, 5))),
+)
+def innodb_thread_concurrency(ctx: AuditContext) -> Iterator[Proposal]:
+    """What it checks: a non-zero innodb_thread_concurrency on MySQL 5.5+ and MariaDB before 10.5.5
+    (later MariaDB ignores the variable, which the config_validity advisor reports).
+
+    Why it matters: a limit makes threads beyond it sleep and queue before entering InnoDB; on modern
+    multi-core servers the InnoDB scalability work made that throttle unnecessary, and a low value
+    (often copied from old tuning guides as "2 × CPUs") caps throughput and adds latency.
+
+    What we recommend: 0, no limit (the default since MySQL 5.5).
+
+    Caveats: a limit can still help a server whose CPUs are shared with other busy processes, or a
+    workload measured to thrash at very high concurrency; keep it if it was set after such a test.
+    """
+    value = ctx.config.number("innodb_thread_concurrency")
+    if not value:
+        return
+    setting = ctx.config.get("innodb_thread_concurrency")
+    yield Proposal(
+        title=f"innodb_thread_concurrency = {value} throttles InnoDB",
+        rationale=f"Only {value} threads may run inside InnoDB at once; the others sleep and queue. On "
+        f"{ctx.version.describe()} with multi-core hardware the limit mostly adds latency; 0 removes it.",
+        evidence=(
+            Evidence(
+                "innodb_thread_concurrency", str(value), setting.where() if setting else "effective config"
+            ),
+        ),
+        variable="innodb_thread_concurrency",
+        recommended="0",
+    )
+
+
+@rule("connections.max_user_connections", Severity.INFO, [MAX_USER_CONNECTIONS, USER_RESOURCES])
+def max_user_connections(ctx: AuditContext) -> Iterator[Proposal]:
+    """What it checks: a global max_user_connections that cannot bite (at or above max_connections), and
+    a server near its connection limit with no per-account cap at all.
+
+    Why it matters: max_user_connections exists so that one account cannot take every connection; at or
+    above max_connections it caps nothing. Near the limit, one misbehaving application can lock out all
+    the others, including the one you need to investigate.
+
+    What we recommend: per-account caps (CREATE/ALTER USER ... WITH MAX_USER_CONNECTIONS n) for the
+    application accounts, or a global value below max_connections.
+
+    Caveats: information only; per-account limits are not visible in the inputs.
+    """
+    per_user, limit = ctx.config.number("max_user_connections"), ctx.config.number("max_connections")
+    if per_user is None or not limit or per_user < 0:
+        return
+    setting = ctx.config.get("max_user_connections")
+    evidence = [
+        Evidence("max_user_connections", str(per_user), setting.where() if setting else "effective config"),
+        Evidence("max_connections", str(limit), "effective config"),
+    ]
+    if per_user >= limit:
+        yield Proposal(
+            title=f"max_user_connections ({per_user}) caps nothing",
+            rationale=f"It is at or above max_connections ({limit}), so a single account can still take every "
+            "connection. Set it below max_connections, or use per-account limits.",
+            evidence=tuple(evidence),
+            variable="max_user_connections",
+        )
+        return
+    peak = ctx.status.value("Max_used_connections") if ctx.status is not None else None
+    if per_user == 0 and peak is not None and peak >= ctx.thresholds.connections.near_limit_fraction * limit:
+        evidence.append(Evidence("peak connections", str(peak), "SHOW GLOBAL STATUS Max_used_connections"))
+        yield Proposal(
+            title="No per-account connection cap while connections run near the limit",
+            rationale=f"The peak of {peak} connections is close to max_connections ({limit}) and any one "
+            "account may use all of them. Per-account MAX_USER_CONNECTIONS for the application users keeps "
+            "room for the others (and for you).",
+            evidence=tuple(evidence),
+        )
+
+
+RULES = (
+    near_limit,
+    max_connections_oversized,
+    thread_cache_misses,
+    innodb_thread_concurrency,
+    max_user_connections,
+)

@@ -1,0 +1,161 @@
+"""Memory: the whole configuration's worst case against usable memory, and the temporary table limits."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from advisor.budget import BudgetItem, MemoryBudget, describe_bytes, memory_budget, temp_table_limit
+from advisor.context import AuditContext
+from advisor.findings import Evidence, Severity
+from advisor.pool_sizing import pool_target
+from advisor.rules import ALL_VERSIONS, Proposal, Rule, rule
+from advisor.units import format_size
+
+REF_MYSQL = "https://dev.mysql.com/doc/refman/8.0/en/memory-use.html"
+REF_MARIADB = "https://mariadb.com/kb/en/mariadb-memory-allocation/"
+REF_TEMP = "https://dev.mysql.com/doc/refman/8.0/en/internal-temporary-tables.html"
+REF_TMP_SIZE = "https://dev.mysql.com/doc/refman/8.0/en/server-system-variables.html#sysvar_tmp_table_size"
+
+
+def _items(items: tuple[BudgetItem, ...]) -> str:
+    return ", ".join(f"{item.name} {describe_bytes(item.size_bytes)}" for item in items)
+
+
+def _evidence(ctx: AuditContext, budget: MemoryBudget) -> tuple[Evidence, ...]:
+    found = [Evidence("usable memory", describe_bytes(budget.usable_bytes), "hardware memory")]
+    found += [
+        Evidence(item.name, describe_bytes(item.size_bytes), item.source) for item in budget.global_items
+    ]
+    found += [
+        Evidence(f"{item.name} (per connection)", describe_bytes(item.size_bytes), item.source)
+        for item in budget.per_connection_items
+    ]
+    found.append(Evidence("max_connections", str(budget.max_connections), budget.max_connections_source))
+    if budget.max_used_connections is not None and ctx.status is not None:
+        source = f"SHOW GLOBAL STATUS Max_used_connections ({ctx.status.describe_window()})"
+        found.append(Evidence("Max_used_connections", str(budget.max_used_connections), source))
+    return tuple(found)
+
+
+def _worst_case_after(ctx: AuditContext, budget: MemoryBudget) -> int:
+    """The worst case once buffer_pool.undersized's advice is applied too (it may grow the pool)."""
+    target, pool_after = pool_target(ctx), budget.pool_bytes
+    share = ctx.thresholds.buffer_pool.undersized_fraction_of_target
+    if target is not None and budget.pool_bytes < target.unrounded_bytes * share:
+        pool_after = max(budget.pool_bytes, target.size_bytes)
+    return budget.worst_case_bytes - budget.pool_bytes + pool_after
+
+
+def _advice(ctx: AuditContext, budget: MemoryBudget) -> str:
+    """What to change: a max_connections that fits, when the busiest moment leaves room for it."""
+    room, each = budget.limit_bytes - budget.global_bytes, budget.per_connection_bytes
+    fitting = room // each if each and room > 0 else 0
+    used = budget.max_used_connections
+    headroom = ctx.thresholds.connections.max_connections_headroom
+    if used is not None and fitting >= used * headroom and fitting < budget.max_connections:
+        return (
+            f" max_connections = {fitting} would fit ({used} were used at most); else shrink the "
+            "per-connection buffers or the buffer pool."
+        )
+    return (
+        " Lower max_connections to what the application uses, or shrink the per-connection buffers or "
+        "the buffer pool."
+    )
+
+
+@rule("memory.overcommitted", Severity.WARNING, [REF_MYSQL, REF_MARIADB], ALL_VERSIONS)
+def overcommitted(ctx: AuditContext) -> Iterator[Proposal]:
+    """What it checks: global buffers plus per-connection buffers × max_connections against usable memory
+    (the lower of RAM and a container limit), keeping back 5% of it and at least 1 GiB (a quarter of a
+    small machine) for the OS.
+
+    Why it matters: when every allowed connection runs a sort, a join and a temporary table at once the
+    server needs the worst-case sum; beyond usable memory it swaps or the OOM killer ends mysqld, and a
+    crash under peak load is the worst time to lose the server.
+
+    What we recommend: bring the sum under the limit — lower max_connections to what the application
+    uses, shrink the per-connection buffers, or the buffer pool (buffer_pool sizes it from what is left).
+    Critical when the global buffers alone, or the worst case at the busiest moment seen so far
+    (Max_used_connections), exceed usable memory.
+
+    Caveats: how we count: global = buffer pool, log buffer, key buffer, query cache, Aria page cache,
+    TempTable RAM (MySQL 8.0+); per connection = sort, join, read, read_rnd buffers, thread stack,
+    binlog cache and one in-memory temporary table (the lower of tmp_table_size and max_heap_table_size,
+    where MEMORY tables hold them). A pessimistic bound: most connections use far less; a query can also
+    allocate some buffers twice. InnoDB's own overhead beyond the pool is covered by the reserve only.
+    """
+    budget = memory_budget(ctx)
+    if budget is None or budget.worst_case_bytes <= budget.limit_bytes:
+        return
+    peak = budget.observed_peak_bytes
+    usable = budget.usable_bytes
+    critical = budget.global_bytes >= usable or (peak is not None and peak > usable)
+    peak_text = (
+        f" At the {budget.max_used_connections} connections seen at the busiest moment it is "
+        f"{describe_bytes(peak)}."
+        if peak is not None
+        else " Give SHOW GLOBAL STATUS to compare with the connections actually used."
+    )
+    advice = _advice(ctx, budget)
+    yield Proposal(
+        title="The configuration can allocate more memory than the server has",
+        rationale=f"Global buffers take {describe_bytes(budget.global_bytes)} "
+        f"({_items(budget.global_items)}); "
+        f"each connection may add {describe_bytes(budget.per_connection_bytes)} "
+        f"({_items(budget.per_connection_items)}). At max_connections={budget.max_connections} that is "
+        f"{describe_bytes(budget.worst_case_bytes)}, beyond the {describe_bytes(budget.limit_bytes)} "
+        f"limit of the {describe_bytes(usable)} usable.{peak_text}{advice} Otherwise the server risks "
+        "swapping and the OOM killer.",
+        evidence=_evidence(ctx, budget),
+        severity=Severity.CRITICAL if critical else None,
+    )
+
+
+@rule("memory.tmp_table_limits_differ", Severity.NOTICE, [REF_TEMP, REF_TMP_SIZE], ALL_VERSIONS)
+def tmp_table_limits_differ(ctx: AuditContext) -> Iterator[Proposal]:
+    """What it checks: tmp_table_size against max_heap_table_size where MEMORY tables hold in-memory
+    internal temporary tables (MariaDB, MySQL before 8.0, MySQL 8.0+ with
+    internal_tmp_mem_storage_engine=MEMORY): the effective limit is the lower of the two.
+
+    Why it matters: raising only tmp_table_size does nothing — temporary tables still go to disk at
+    max_heap_table_size — and the configuration says something it does not do.
+
+    What we recommend: equal values: the lower one raised to the higher when the memory budget still
+    fits with the buffer pool at its recommended size (or memory is unknown), else the higher one
+    lowered.
+
+    Caveats: max_heap_table_size also caps user-created MEMORY tables. MySQL 8.0's TempTable engine
+    (the default) uses tmp_table_size and temptable_max_ram instead, so the rule is quiet there.
+    """
+    tmp, heap = ctx.config.get("tmp_table_size"), ctx.config.get("max_heap_table_size")
+    tmp_bytes, heap_bytes = ctx.config.number("tmp_table_size"), ctx.config.number("max_heap_table_size")
+    if tmp is None or heap is None or not tmp_bytes or not heap_bytes or tmp_bytes == heap_bytes:
+        return
+    if temp_table_limit(ctx) is None:
+        return  # TempTable engine
+    if tmp_bytes < heap_bytes:
+        low_name, high_name, low, high = "tmp_table_size", "max_heap_table_size", tmp_bytes, heap_bytes
+    else:
+        low_name, high_name, low, high = "max_heap_table_size", "tmp_table_size", heap_bytes, tmp_bytes
+    budget = memory_budget(ctx)
+    raise_fits = (
+        budget is None
+        or _worst_case_after(ctx, budget) + budget.max_connections * (high - low) <= budget.limit_bytes
+    )
+    variable, value = (low_name, high) if raise_fits else (high_name, low)
+    yield Proposal(
+        title="tmp_table_size and max_heap_table_size differ",
+        rationale=f"In-memory temporary tables are limited by the lower of tmp_table_size and "
+        f"max_heap_table_size, here {low_name} = {describe_bytes(low)}; the {describe_bytes(high)} of "
+        f"{high_name} is never used for them. Set {variable} to {describe_bytes(value)} so both say the same"
+        + ("." if raise_fits else " (raising the other would not fit the memory budget)."),
+        evidence=(
+            Evidence("tmp_table_size", describe_bytes(tmp_bytes), tmp.where()),
+            Evidence("max_heap_table_size", describe_bytes(heap_bytes), heap.where()),
+        ),
+        variable=variable,
+        recommended=format_size(value),
+    )
+
+
+RULES: tuple[Rule, ...] = (overcommitted, tmp_table_limits_differ)

@@ -1,0 +1,225 @@
+"""Redo log: capacity for the write rate, checkpoint age, log buffer waits and the BLOB size limit."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from advisor.budget import describe_bytes
+from advisor.context import AuditContext
+from advisor.findings import Evidence, Severity
+from advisor.redo_sizing import (
+    BLOB_SHARE_OF_REDO,
+    RedoLog,
+    checkpoint_age,
+    duration,
+    largest_row,
+    needed_total,
+    redo_log,
+    write_rate,
+)
+from advisor.rules import ALL_VERSIONS, Proposal, Rule, Versions, rule
+from advisor.units import format_size
+
+REF_REDO = "https://dev.mysql.com/doc/refman/8.0/en/innodb-redo-log.html"
+REF_CAPACITY = (
+    "https://dev.mysql.com/doc/refman/8.0/en/innodb-parameters.html#sysvar_innodb_redo_log_capacity"
+)
+REF_MARIADB = "https://mariadb.com/kb/en/innodb-redo-log/"
+REF_SIZING = "https://www.percona.com/blog/2008/11/21/how-to-calculate-a-good-innodb-log-file-size/"
+REF_LOG_BUFFER = (
+    "https://dev.mysql.com/doc/refman/8.0/en/innodb-parameters.html#sysvar_innodb_log_buffer_size"
+)
+REF_BLOB = "https://dev.mysql.com/doc/relnotes/mysql/5.6/en/news-5-6-20.html"
+
+
+def _proposal(
+    ctx: AuditContext,
+    redo: RedoLog,
+    title: str,
+    why: str,
+    extra: tuple[Evidence, ...],
+    severity: Severity | None = None,
+) -> Proposal | None:
+    total, reason = needed_total(ctx, redo)
+    if total <= redo.capacity_bytes:
+        return None
+    per_setting = redo.setting_for(total)
+    how = "" if redo.files == 1 else f" ({redo.files} files of {describe_bytes(per_setting)})"
+    return Proposal(
+        title=title,
+        rationale=f"{why} Make the redo log {describe_bytes(total)}{how}, sized for {reason}. A larger log "
+        "costs disk space and a longer crash recovery, not memory.",
+        evidence=(*redo.evidence, *extra),
+        variable=redo.variable,
+        recommended=format_size(per_setting),
+        severity=severity,
+    )
+
+
+@rule(
+    "redo_log.blob_too_large",
+    Severity.WARNING,
+    [REF_BLOB, REF_REDO],
+    Versions(((0,), (5, 7, 5)), ((0,), (10, 2, 2))),
+)
+def blob_too_large(ctx: AuditContext) -> Iterator[Proposal]:
+    """What it checks: the largest row's BLOB/TEXT data (schema facts `max_row_bytes`) against 10% of the
+    redo log (MySQL before 5.7.5, MariaDB before 10.2.2).
+
+    Why it matters: from MySQL 5.6.20 (and in MariaDB 10.0/10.1) an insert or update whose BLOB data
+    exceeds 10% of the redo log fails with "The size of BLOB/TEXT data inserted in one transaction is
+    greater than 10% of redo log size"; before 5.6.20 (MySQL 5.5, early 5.6, MariaDB 5.5) such a write
+    could overwrite the latest checkpoint and break crash recovery — critical.
+
+    What we recommend: a redo log of at least ten times the largest row, with 25% headroom.
+
+    Caveats: 5.6.20 and 5.6.21 measured the limit against one log file, 5.6.22+ against all of them;
+    MySQL 5.7.5 removed the limit. Needs schema facts with row sizes.
+    """
+    redo, row = redo_log(ctx), largest_row(ctx)
+    if redo is None or row is None:
+        return
+    version = ctx.version
+    per_file = version.is_mysql_family and version.at_least(5, 6, 20) and version.before(5, 6, 22)
+    limit_base = redo.capacity_bytes // redo.files if per_file else redo.capacity_bytes
+    if row[0] <= limit_base * BLOB_SHARE_OF_REDO:
+        return
+    refuses = version.at_least(10, 0) if version.is_mariadb else version.at_least(5, 6, 20)
+    effect = (
+        "the server refuses to write it"
+        if refuses
+        else "writing it can overwrite the last checkpoint and break crash recovery"
+    )
+    proposal = _proposal(
+        ctx,
+        redo,
+        "A row's BLOB/TEXT data exceeds 10% of the redo log",
+        f"{row[1]} holds rows of up to {describe_bytes(row[0])}, more than 10% of the "
+        f"{describe_bytes(limit_base)} redo log: {effect}.",
+        (Evidence("largest row", describe_bytes(row[0]), f"schema facts ({row[1]})"),),
+        None if refuses else Severity.CRITICAL,
+    )
+    if proposal is not None:
+        yield proposal
+
+
+@rule("redo_log.checkpoint_age_high", Severity.WARNING, [REF_REDO, REF_MARIADB], ALL_VERSIONS)
+def checkpoint_age_high(ctx: AuditContext) -> Iterator[Proposal]:
+    """What it checks: the checkpoint age (LSN minus last checkpoint, from SHOW ENGINE INNODB STATUS or the
+    Innodb_checkpoint_age status variable) against the redo capacity.
+
+    Why it matters: when the age nears capacity InnoDB must flush dirty pages synchronously to free log
+    space, and every write stalls — flushing cannot keep up with this log size.
+
+    What we recommend: a redo log in which the observed age would fill at most half (and at least an
+    hour of writes when the rate is known).
+
+    Caveats: one snapshot; an age near capacity during a bulk load may be momentary. If the age stays
+    high after resizing, innodb_io_capacity is the next thing to look at.
+    """
+    redo, age = redo_log(ctx), checkpoint_age(ctx)
+    if redo is None or age is None:
+        return
+    share = age[0] / redo.capacity_bytes
+    if share <= ctx.thresholds.redo_log.max_checkpoint_age_fraction:
+        return
+    proposal = _proposal(
+        ctx,
+        redo,
+        "The checkpoint age is close to the redo log capacity",
+        f"The checkpoint age is {describe_bytes(age[0])}, {share:.0%} of the "
+        f"{describe_bytes(redo.capacity_bytes)} "
+        "redo log: InnoDB is close to forced synchronous flushing, which stalls writes.",
+        (age[1],),
+    )
+    if proposal is not None:
+        yield proposal
+
+
+@rule("redo_log.undersized", Severity.WARNING, [REF_SIZING, REF_CAPACITY, REF_MARIADB], ALL_VERSIONS)
+def undersized(ctx: AuditContext) -> Iterator[Proposal]:
+    """What it checks: the redo capacity (innodb_redo_log_capacity on MySQL 8.0.30+, else
+    innodb_log_file_size × innodb_log_files_in_group; one file on MariaDB 10.5+) against about one hour
+    of redo writes at the rate Innodb_os_log_written shows over the status window.
+
+    Why it matters: a small redo log forces frequent checkpoints: InnoDB flushes dirty pages early and
+    often instead of merging writes, and under bursts it stalls writes while it frees log space.
+
+    What we recommend: one hour of writes, at least 512 MiB and at most 128 GiB, when the current
+    capacity is under half of that (a warning when it holds less than half an hour of writes).
+
+    Caveats: needs status; a window of quiet minutes underestimates the peak. innodb_log_file_size is
+    dynamic only on MariaDB 10.9+ and innodb_redo_log_capacity on MySQL 8.0.30+; before that a restart
+    recreates the files. innodb_dedicated_server sizes the log itself.
+    """
+    redo, rate = redo_log(ctx), write_rate(ctx)
+    if redo is None or rate is None:
+        return
+    limits = ctx.thresholds.redo_log
+    hour = rate[0] * 3600 * limits.target_hours_of_writes
+    target = min(max(hour, limits.min_capacity_bytes), limits.max_capacity_bytes)
+    if redo.capacity_bytes * limits.tolerance_factor >= target:
+        return
+    short = redo.capacity_bytes * limits.tolerance_factor < hour
+    lasts = (
+        f"The {describe_bytes(redo.capacity_bytes)} redo log holds {duration(redo.capacity_bytes, rate[0])}"
+    )
+    if short:
+        why = f"{lasts} of writes at the observed rate: InnoDB checkpoints far more often than needed."
+    else:
+        floor = describe_bytes(limits.min_capacity_bytes)
+        why = (
+            f"{lasts} at this quiet rate, but it is under half the {floor} minimum: a burst of writes "
+            "(a bulk load, an index build) fills it in moments and forces checkpoints."
+        )
+    title = "The redo log is small for the write rate" if short else "The redo log is below the minimum size"
+    proposal = _proposal(ctx, redo, title, why, (rate[1],), None if short else Severity.NOTICE)
+    if proposal is not None:
+        yield proposal
+
+
+@rule("redo_log.log_waits", Severity.WARNING, [REF_LOG_BUFFER], ALL_VERSIONS)
+def log_waits(ctx: AuditContext) -> Iterator[Proposal]:
+    """What it checks: Innodb_log_waits per second over the status window (transactions that had to wait
+    because the log buffer was full and had to be flushed first).
+
+    Why it matters: each wait is a commit or a large change stalled on a log write that a bigger buffer
+    would have absorbed.
+
+    What we recommend: twice the current innodb_log_buffer_size, at least 64 MiB.
+
+    Caveats: dynamic from MySQL 8.0; a restart before that and on MariaDB. Large transactions with big
+    BLOBs are the usual cause.
+    """
+    status = ctx.status
+    rate = status.rate("Innodb_log_waits") if status is not None else None
+    setting = ctx.config.get("innodb_log_buffer_size")
+    size = ctx.config.number("innodb_log_buffer_size")
+    if status is None or rate is None or setting is None or not size:
+        return
+    if rate <= ctx.thresholds.redo_log.log_waits_per_second:
+        return
+    target = max(2 * size, ctx.thresholds.redo_log.min_log_buffer_bytes)
+    facts = ctx.catalog.lookup("innodb_log_buffer_size", ctx.version)
+    if facts is not None and isinstance(facts.max, int):
+        target = min(target, facts.max)
+    if target <= size:
+        return
+    yield Proposal(
+        title="Transactions wait for space in the log buffer",
+        rationale=f"Innodb_log_waits grows by {rate:.2f} per second: writers wait for the "
+        f"{describe_bytes(size)} log buffer to be flushed. A {describe_bytes(target)} buffer absorbs them.",
+        evidence=(
+            Evidence(
+                "log waits per second",
+                f"{rate:.2f}",
+                f"SHOW GLOBAL STATUS Innodb_log_waits, {status.describe_window()}",
+            ),
+            Evidence("innodb_log_buffer_size", describe_bytes(size), setting.where()),
+        ),
+        variable="innodb_log_buffer_size",
+        recommended=format_size(target),
+    )
+
+
+RULES: tuple[Rule, ...] = (blob_too_large, checkpoint_age_high, undersized, log_waits)

@@ -1,0 +1,232 @@
+"""The memory budget, shared by the memory and buffer_pool advisors (see also advisor.pool_sizing).
+
+The budget adds up what the server may allocate: global buffers once, per-connection buffers once per
+connection — at max_connections (the worst case the configuration allows) and at Max_used_connections
+(the worst case at the busiest moment seen so far). The buffer pool may have what is left of the memory
+limit once everything else is counted, so a recommended pool never pushes the configuration past it.
+
+How we count: global = innodb_buffer_pool_size, innodb_log_buffer_size, key_buffer_size, query_cache_size,
+aria_pagecache_buffer_size (MariaDB), innodb_additional_mem_pool_size (old servers) and, on MySQL 8.0+ with
+the TempTable engine, temptable_max_ram (its RAM pool is shared by all sessions). Per connection =
+sort_buffer_size, join_buffer_size, read_buffer_size, read_rnd_buffer_size, thread_stack, binlog_cache_size
+(when the binary log is on) and, where MEMORY tables hold internal temporary tables, one temporary table
+at the lower of tmp_table_size and max_heap_table_size. Each buffer is counted once per connection,
+although a complex query can allocate some of them more than once.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
+
+from advisor.units import parse_size
+
+if TYPE_CHECKING:
+    from advisor.context import AuditContext, Setting
+
+KIB = 1024
+MIB = 1024**2
+GIB = 1024**3
+POOL = "innodb_buffer_pool_size"
+# The smallest step a recommended pool size moves in (the default chunk size).
+POOL_STEP_BYTES = 128 * MIB
+
+_GLOBAL_BUFFERS = (
+    "innodb_log_buffer_size",
+    "key_buffer_size",
+    "query_cache_size",
+    "aria_pagecache_buffer_size",
+    "innodb_additional_mem_pool_size",
+)
+_PER_CONNECTION_BUFFERS = (
+    "sort_buffer_size",
+    "join_buffer_size",
+    "read_buffer_size",
+    "read_rnd_buffer_size",
+    "thread_stack",
+)
+_TEMP_TABLE = "in-memory temporary table"
+
+
+@dataclass(frozen=True, slots=True)
+class BudgetItem:
+    """One allocation: the variable (or what it stands for), its size and where the size came from."""
+
+    name: str
+    size_bytes: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryBudget:
+    """What the configuration may allocate, against the memory limit (see the module docstring)."""
+
+    usable_bytes: int
+    limit_bytes: int
+    pool_bytes: int
+    global_items: tuple[BudgetItem, ...]
+    per_connection_items: tuple[BudgetItem, ...]
+    max_connections: int
+    max_connections_source: str
+    max_used_connections: int | None
+
+    @property
+    def global_bytes(self) -> int:
+        return sum(item.size_bytes for item in self.global_items)
+
+    @property
+    def per_connection_bytes(self) -> int:
+        return sum(item.size_bytes for item in self.per_connection_items)
+
+    @property
+    def worst_case_bytes(self) -> int:
+        """Global buffers plus every per-connection buffer at max_connections."""
+        return self.global_bytes + self.max_connections * self.per_connection_bytes
+
+    @property
+    def observed_peak_bytes(self) -> int | None:
+        """The same at Max_used_connections, when status is known."""
+        if self.max_used_connections is None:
+            return None
+        return self.global_bytes + self.max_used_connections * self.per_connection_bytes
+
+    @property
+    def pool_room_bytes(self) -> int:
+        """The largest buffer pool that keeps the worst case within the limit (may be ≤ 0)."""
+        return self.limit_bytes - (self.worst_case_bytes - self.pool_bytes)
+
+
+def describe_bytes(size: int) -> str:
+    """`24 GiB`, `16.8 GiB`, `96 MiB`, `512 KiB` — for evidence and rationales, not for a my.cnf."""
+    for unit, name in ((GIB, "GiB"), (MIB, "MiB"), (KIB, "KiB")):
+        if abs(size) >= unit:
+            value = size / unit
+            return f"{value:.0f} {name}" if value == int(value) or value >= 100 else f"{value:.1f} {name}"
+    return f"{size} bytes"
+
+
+def setting_source(ctx: AuditContext, name: str) -> str:
+    """Where a variable's value comes from, for evidence (`my.cnf:12`, `default for this version`, ...)."""
+    setting = ctx.config.get(name)
+    return setting.where() if setting is not None else "default for this version"
+
+
+def sized_by_dedicated_server(ctx: AuditContext, setting: Setting | None) -> bool:
+    """True when innodb_dedicated_server (MySQL 8.0.3+) sizes this variable: it is ON and nothing set it."""
+    if setting is not None and setting.source != "default":
+        return False
+    return ctx.knows("innodb_dedicated_server") and ctx.config.flag("innodb_dedicated_server") is True
+
+
+def effective_pool_bytes(ctx: AuditContext) -> int | None:
+    """innodb_buffer_pool_size in effect; under innodb_dedicated_server, the size the server derives."""
+    setting = ctx.config.get(POOL)
+    if sized_by_dedicated_server(ctx, setting):
+        memory = ctx.usable_memory
+        if memory is None:
+            return None
+        # The manual's table: < 1 GiB → 128 MiB, 1–4 GiB → half, above → three quarters.
+        return POOL_STEP_BYTES if memory < GIB else memory // 2 if memory <= 4 * GIB else memory * 3 // 4
+    return parse_size(setting.value) if setting is not None else None
+
+
+def _item(ctx: AuditContext, name: str) -> BudgetItem | None:
+    if not ctx.knows(name):
+        return None
+    setting = ctx.config.get(name)
+    size = parse_size(setting.value) if setting is not None else None
+    return BudgetItem(name, size, setting.where()) if setting is not None and size else None
+
+
+def _temp_tables_use_memory_engine(ctx: AuditContext) -> bool:
+    """MEMORY (heap) tables hold in-memory internal temporary tables: MariaDB, MySQL before 8.0, or
+    MySQL 8.0+ with internal_tmp_mem_storage_engine=MEMORY (TempTable, the 8.0 default, pools RAM)."""
+    if ctx.version.is_mariadb or ctx.version.before(8, 0):
+        return True
+    engine = ctx.config.text("internal_tmp_mem_storage_engine")
+    return engine is not None and engine.strip().upper() == "MEMORY"
+
+
+def temp_table_limit(ctx: AuditContext) -> BudgetItem | None:
+    """The effective in-memory temporary table limit where MEMORY tables hold them: the lower of
+    tmp_table_size and max_heap_table_size. None under MySQL 8.0's TempTable engine."""
+    if not _temp_tables_use_memory_engine(ctx):
+        return None
+    tmp, heap = _item(ctx, "tmp_table_size"), _item(ctx, "max_heap_table_size")
+    if tmp is None or heap is None:
+        return tmp or heap
+    low = tmp if tmp.size_bytes <= heap.size_bytes else heap
+    source = f"lower of tmp_table_size ({tmp.source}) and max_heap_table_size ({heap.source})"
+    return BudgetItem(_TEMP_TABLE, low.size_bytes, source)
+
+
+def _temptable_ram(ctx: AuditContext) -> BudgetItem:
+    setting = ctx.config.get("temptable_max_ram")
+    size = parse_size(setting.value) if setting is not None else None
+    if setting is not None and size:
+        return BudgetItem("temptable_max_ram", size, setting.where())
+    assumed = ctx.thresholds.memory.temptable_ram_assumed_bytes
+    return BudgetItem("temptable_max_ram", assumed, "assumed: its 8.0 default, not in the inputs")
+
+
+def _compute(ctx: AuditContext) -> MemoryBudget | None:
+    usable, pool = ctx.usable_memory, effective_pool_bytes(ctx)
+    max_connections = ctx.config.get("max_connections")
+    connections = parse_size(max_connections.value) if max_connections is not None else None
+    if usable is None or pool is None or max_connections is None or connections is None:
+        return None
+    limits = ctx.thresholds.memory
+    reserve = min(limits.os_reserve_bytes, int(usable * limits.os_reserve_max_fraction))
+    limit = min(int(usable * limits.max_fraction_of_memory), usable - reserve)
+    pool_setting = ctx.config.get(POOL)
+    pool_source = pool_setting.where() if pool_setting is not None else "default for this version"
+    if sized_by_dedicated_server(ctx, pool_setting):
+        pool_source = "sized by innodb_dedicated_server from memory"
+    global_items = [BudgetItem(POOL, pool, pool_source)]
+    global_items += [item for name in _GLOBAL_BUFFERS if (item := _item(ctx, name)) is not None]
+    per_connection = [item for name in _PER_CONNECTION_BUFFERS if (item := _item(ctx, name)) is not None]
+    if ctx.config.flag("log_bin") is not False:  # a binary log cache per connection that writes
+        per_connection += [item for item in (_item(ctx, "binlog_cache_size"),) if item is not None]
+    temp = temp_table_limit(ctx)
+    if temp is not None:
+        per_connection.append(temp)
+    else:
+        global_items.append(_temptable_ram(ctx))
+    max_used = ctx.status.value("Max_used_connections") if ctx.status is not None else None
+    return MemoryBudget(
+        usable_bytes=usable,
+        limit_bytes=limit,
+        pool_bytes=pool,
+        global_items=tuple(global_items),
+        per_connection_items=tuple(per_connection),
+        max_connections=connections,
+        max_connections_source=max_connections.where(),
+        max_used_connections=max_used,
+    )
+
+
+T = TypeVar("T")
+
+
+def once_per_context(compute: Callable[[AuditContext], T]) -> Callable[[AuditContext], T]:
+    """Memoise a pure function of the audit context: several rules ask for the same figure, and an
+    audit builds one context, so remembering the last context (weakly) is enough."""
+    last: list[tuple[weakref.ref[AuditContext], T]] = []
+
+    def wrapper(ctx: AuditContext) -> T:
+        if last and last[0][0]() is ctx:
+            return last[0][1]
+        value = compute(ctx)
+        last[:] = [(weakref.ref(ctx), value)]
+        return value
+
+    wrapper.__doc__ = compute.__doc__
+    return wrapper
+
+
+@once_per_context
+def memory_budget(ctx: AuditContext) -> MemoryBudget | None:
+    """The budget for this context (None without usable memory); computed once per context."""
+    return _compute(ctx)

@@ -1,0 +1,105 @@
+"""The immutable audit context every rule reads: version, hardware, effective configuration, evidence.
+
+Effective configuration = catalog defaults for the version, then the my.cnf's effective values
+(in the groups the server reads), then live SHOW VARIABLES — live wins. A live value that
+differs from the file is recorded: a change not applied yet, or a file the server does not read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from advisor.thresholds import THRESHOLDS, Thresholds
+from advisor.units import parse_bool, parse_size
+from advisor.version import ServerVersion
+
+if TYPE_CHECKING:
+    from advisor.catalog import Catalog
+    from advisor.inputs.hardware import HardwareSpec
+    from advisor.inputs.innodb_status import InnodbStatus
+    from advisor.inputs.optionfiles import OptionFileSet
+    from advisor.inputs.schema import SchemaFacts
+    from advisor.inputs.statusvars import StatusView
+
+Source = Literal["live", "cnf", "default"]
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One variable's effective value and where it came from."""
+
+    name: str
+    value: str
+    source: Source
+    file: str | None = None
+    line: int | None = None
+    group: str | None = None
+    file_value: str | None = None
+    live_value: str | None = None
+
+    def where(self) -> str:
+        """`my.cnf:12`, `SHOW VARIABLES`, or `default for this version`."""
+        if self.source == "live":
+            return "SHOW GLOBAL VARIABLES"
+        if self.source == "cnf":
+            return f"{self.file}:{self.line}"
+        return "default for this version"
+
+
+@dataclass(frozen=True)
+class EffectiveConfig:
+    """Name → Setting, names normalised (lower case, underscores)."""
+
+    settings: Mapping[str, Setting]
+    drift: tuple[Setting, ...] = ()
+
+    def get(self, name: str) -> Setting | None:
+        return self.settings.get(name)
+
+    def text(self, name: str) -> str | None:
+        setting = self.settings.get(name)
+        return setting.value if setting is not None else None
+
+    def number(self, name: str) -> int | None:
+        """Integer value, sizes with K/M/G suffixes understood; None when unset or not a number."""
+        value = self.text(name)
+        if value is None:
+            return None
+        return parse_size(value)
+
+    def flag(self, name: str) -> bool | None:
+        value = self.text(name)
+        return None if value is None else parse_bool(value)
+
+    def is_set_in_file(self, name: str) -> bool:
+        setting = self.settings.get(name)
+        return setting is not None and setting.file_value is not None
+
+
+@dataclass(frozen=True)
+class AuditContext:
+    """Everything a rule may read. Rules never mutate it, read files or look at the environment."""
+
+    version: ServerVersion
+    role: str
+    profile: str
+    config: EffectiveConfig
+    catalog: Catalog
+    hardware: HardwareSpec | None = None
+    status: StatusView | None = None
+    innodb: InnodbStatus | None = None
+    schema: SchemaFacts | None = None
+    options: OptionFileSet | None = None
+    groups_read: frozenset[str] = field(default_factory=frozenset)
+    thresholds: Thresholds = THRESHOLDS
+
+    @property
+    def usable_memory(self) -> int | None:
+        """The lower of memory and memory_limit, when hardware is known."""
+        return None if self.hardware is None else self.hardware.usable_memory
+
+    def knows(self, name: str) -> bool:
+        """Does the target version have this variable?"""
+        return self.catalog.knows(name, self.version)

@@ -1,0 +1,208 @@
+"""The engine: parse the inputs, build the context, run every rule, settle conflicts, diff.
+
+Settling conflicts: when several advisors propose a value for one variable, the advisor
+earlier in the registry wins and the finding says who else proposed what; the memory budget
+then caps the buffer pool so the recommended configuration fits in usable memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from advisor.advisors import all_rules, precedence
+from advisor.audit import AuditInputs, AuditResult
+from advisor.catalog import Catalog, get_catalog
+from advisor.context import AuditContext
+from advisor.differ import render_changes
+from advisor.effective import build_effective_config
+from advisor.errors import InputError, InputWarning
+from advisor.findings import Finding
+from advisor.inputs.innodb_status import InnodbStatus, parse_innodb_status
+from advisor.inputs.optionfiles import OptionFileSet, groups_read
+from advisor.inputs.schema import SchemaFacts, parse_schema
+from advisor.inputs.statusvars import (
+    StatusView,
+    VariablesDump,
+    build_status_view,
+    parse_status,
+    parse_variables,
+)
+from advisor.rules import Proposal, Rule
+from advisor.sql import apply_sql, same_value
+from advisor.version import ServerVersion, parse_version
+
+if TYPE_CHECKING:
+    from advisor.inputs.hardware import HardwareSpec
+
+
+@dataclass(frozen=True)
+class ParsedInputs:
+    """Every input parsed, with the version settled and the warnings gathered."""
+
+    version: ServerVersion
+    options: OptionFileSet | None
+    variables: VariablesDump | None
+    status: StatusView | None
+    innodb: InnodbStatus | None
+    schema: SchemaFacts | None
+    hardware: HardwareSpec | None
+    warnings: tuple[InputWarning, ...]
+
+
+def _version(inputs: AuditInputs, variables: VariablesDump | None) -> ServerVersion:
+    if inputs.server_version:
+        return parse_version(inputs.server_version)
+    if variables is not None and variables.get("version"):
+        return parse_version(variables.get("version") or "", variables.get("version_comment"))
+    raise InputError(
+        "the server version is unknown: pass --server-version or a SHOW GLOBAL VARIABLES dump with `version`"
+    )
+
+
+def _hardware(inputs: AuditInputs) -> HardwareSpec | None:
+    """Hardware from JSON or flags; pydantic is imported only when there is hardware to read."""
+    if not (inputs.hardware or inputs.memory or inputs.cpus or inputs.storage or inputs.memory_limit):
+        return None
+    from advisor.inputs.hardware import hardware_from_flags, load_hardware
+
+    if inputs.hardware:
+        return load_hardware(inputs.hardware, inputs.hardware_name)
+    if inputs.memory or inputs.cpus or inputs.storage or inputs.memory_limit:
+        return hardware_from_flags(
+            memory=inputs.memory, cpus=inputs.cpus, storage=inputs.storage, memory_limit=inputs.memory_limit
+        )
+    return None
+
+
+def parse_inputs(inputs: AuditInputs) -> ParsedInputs:
+    """Parse everything; the first bad input raises InputError naming its file and line."""
+    warnings: list[InputWarning] = []
+    variables = parse_variables(inputs.variables, inputs.variables_name) if inputs.variables else None
+    version = _version(inputs, variables)
+    options = OptionFileSet.from_texts(dict(inputs.mycnf)) if inputs.mycnf else None
+    if options is not None:
+        warnings.extend(options.warnings)
+    names = inputs.status_names or tuple(f"status{i + 1}" for i in range(len(inputs.status)))
+    samples = [sample for text, name in zip(inputs.status, names, strict=False) for sample in parse_status(text, name)]
+    status = build_status_view(samples) if samples else None
+    if status is not None:
+        warnings.extend(status.warnings)
+    innodb = parse_innodb_status(inputs.innodb_status, inputs.innodb_status_name) if inputs.innodb_status else None
+    if innodb is not None:
+        warnings.extend(innodb.warnings)
+    schema = parse_schema(inputs.schema, inputs.schema_name) if inputs.schema else None
+    if schema is not None:
+        warnings.extend(schema.warnings)
+    return ParsedInputs(version, options, variables, status, innodb, schema, _hardware(inputs), tuple(warnings))
+
+
+def build_context(parsed: ParsedInputs, inputs: AuditInputs, catalog: Catalog | None = None) -> AuditContext:
+    """Merge defaults, the option files and live variables into one immutable context."""
+    catalog = catalog or get_catalog()
+    groups = groups_read(parsed.version)
+    config = build_effective_config(catalog, parsed.version, parsed.options, groups, parsed.variables)
+    return AuditContext(
+        version=parsed.version,
+        role=inputs.role,
+        profile=inputs.profile,
+        config=config,
+        catalog=catalog,
+        hardware=parsed.hardware,
+        status=parsed.status,
+        innodb=parsed.innodb,
+        schema=parsed.schema,
+        options=parsed.options,
+        groups_read=groups,
+    )
+
+
+def _complete(ctx: AuditContext, rule: Rule, proposal: Proposal) -> Finding | None:
+    """Fill in current value, restart and live-apply facts; drop changes the version cannot take."""
+    variable, recommended = proposal.variable, proposal.recommended
+    current = ctx.config.text(variable) if variable else None
+    restart: bool | None = None
+    sql: str | None = None
+    if variable and recommended is not None and proposal.change != "comment_out":
+        if not ctx.knows(variable):
+            return None  # never recommend a variable the target version lacks
+        if current is not None and same_value(ctx.catalog, ctx.version, variable, current, recommended):
+            return None  # never recommend the value already in effect
+        dynamic = ctx.catalog.is_dynamic(variable, ctx.version)
+        restart = not dynamic
+        sql = apply_sql(ctx.catalog, ctx.version, variable, recommended) if dynamic else None
+    elif proposal.change == "comment_out":
+        restart = True
+    return Finding(
+        advisor=rule.advisor,
+        rule=rule.id,
+        severity=proposal.severity or rule.severity,
+        title=proposal.title,
+        rationale=proposal.rationale,
+        evidence=proposal.evidence,
+        variable=variable,
+        current=current,
+        recommended=recommended,
+        restart_required=restart,
+        apply_sql=sql,
+        references=rule.references,
+        applies_to=rule.versions.describe(),
+        change=proposal.change or ("set" if variable and recommended is not None else None),
+        option_file=proposal.option_file,
+        option_line=proposal.option_line,
+    )
+
+
+def run_rules(ctx: AuditContext, rules: Iterable[Rule] | None = None) -> list[Finding]:
+    """Run each rule that applies to the version; collect completed findings."""
+    findings: list[Finding] = []
+    for item in rules if rules is not None else all_rules():
+        if not item.versions.includes(ctx.version):
+            continue
+        for proposal in item.check(ctx):
+            finding = _complete(ctx, item, proposal)
+            if finding is not None:
+                findings.append(finding)
+    return findings
+
+
+def settle_conflicts(findings: list[Finding]) -> list[Finding]:
+    """One proposed value per variable: the earlier advisor in the registry wins, the rest defer."""
+    winners: dict[str, Finding] = {}
+    for finding in sorted(findings, key=lambda f: (precedence(f.advisor), f.severity.rank)):
+        if finding.change == "set" and finding.variable and finding.variable not in winners:
+            winners[finding.variable] = finding
+    settled: list[Finding] = []
+    for finding in findings:
+        winner = winners.get(finding.variable or "") if finding.change == "set" else None
+        if winner is None or winner is finding:
+            settled.append(finding)
+        elif winner.recommended == finding.recommended:
+            continue  # the same advice twice: keep the winner's finding only
+        else:
+            note = f"{finding.rule} proposed {finding.recommended}; {winner.rule} takes precedence."
+            settled.append(replace(finding, change=None, recommended=None, apply_sql=None, notes=(note,)))
+            winners[finding.variable or ""] = replace(
+                winner,
+                rationale=f"{winner.rationale} (Settled: {finding.rule} proposed {finding.recommended}; "
+                f"this recommendation takes precedence.)",
+            )
+    return [winners.get(f.variable or "", f) if f.change == "set" else f for f in settled]
+
+
+def audit(inputs: AuditInputs) -> AuditResult:
+    """The whole offline audit."""
+    parsed = parse_inputs(inputs)
+    ctx = build_context(parsed, inputs)
+    findings = settle_conflicts(run_rules(ctx))
+    findings.sort(key=lambda f: (f.severity.rank, f.advisor, f.rule, f.variable or ""))
+    diff, mycnf = render_changes(ctx, findings)
+    return AuditResult(
+        flavor=parsed.version.flavor,
+        version=parsed.version.raw,
+        findings=tuple(findings),
+        diff=diff,
+        mycnf=mycnf,
+        warnings=parsed.warnings,
+    )

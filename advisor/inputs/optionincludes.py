@@ -1,0 +1,150 @@
+"""`!include` and `!includedir` among uploaded option files, and the server's read order.
+
+The server reads an included file where its `!include` line stands, then carries on in the including
+file (in the group it was in). `!includedir` reads the directory's `.cnf` files (`.ini` too on
+Windows), not its subdirectories, in name order (mysys `my_dir` sorts). A missing file or directory is
+silently skipped by the server; here it is a warning, since its settings are then unknown.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Collection, Mapping
+from typing import TYPE_CHECKING, Final
+
+from advisor.errors import InputWarning
+
+if TYPE_CHECKING:
+    from advisor.inputs.optionfiles import OptionFile
+    from advisor.inputs.optionscan import Include, OptionEntry
+
+_DRIVE_RE: Final = re.compile(r"[A-Za-z]:/")
+
+
+def _normpath(path: str) -> str:
+    return posixpath.normpath(path.replace("\\", "/"))
+
+
+def _is_absolute(path: str) -> bool:
+    return path.startswith(("/", "~")) or _DRIVE_RE.match(path) is not None
+
+
+class _Resolver:
+    """Find uploaded files by the path an include names."""
+
+    def __init__(self, paths: Collection[str]) -> None:
+        self.by_path = {_normpath(path): path for path in paths if path}
+
+    @staticmethod
+    def _wanted(target: str, including: str) -> str:
+        target = target.replace("\\", "/")
+        if _is_absolute(target):
+            return _normpath(target)
+        return _normpath(posixpath.join(posixpath.dirname(_normpath(including)), target))
+
+    def file(self, target: str, including: str) -> list[str]:
+        wanted = self._wanted(target, including)
+        found = self.by_path.get(wanted)
+        if found is not None:
+            return [found]
+        tails = [
+            path
+            for norm, path in self.by_path.items()
+            if not _is_absolute(norm) and wanted.endswith("/" + norm)
+        ]
+        return tails if len(tails) == 1 else []
+
+    def directory(self, target: str, including: str) -> list[str]:
+        wanted = self._wanted(target, including)
+        windows = "\\" in target or _DRIVE_RE.match(wanted) is not None or including.lower().endswith(".ini")
+        suffixes = (".cnf", ".ini") if windows else (".cnf",)
+        exact: list[tuple[str, str]] = []
+        tails: list[tuple[str, str]] = []
+        for norm, path in self.by_path.items():
+            folder, _, base = norm.rpartition("/")
+            if not base.endswith(suffixes):
+                continue
+            if folder == wanted:
+                exact.append((base, path))
+            elif folder and not _is_absolute(folder) and wanted.endswith("/" + folder):
+                tails.append((base, path))
+        return [path for _, path in sorted(exact or tails)]
+
+
+class _Walker:
+    """Depth-first over includes, each file once, collecting entries in read order."""
+
+    def __init__(self, files: Mapping[str, OptionFile], targets: dict[tuple[str, int], list[str]]) -> None:
+        self.files = files
+        self.targets = targets
+        self.warnings: list[InputWarning] = []
+        self.read: set[str] = set()
+        self.paths: list[str] = []
+        self.order: list[OptionEntry] = []
+        self.stack: list[str] = []
+
+    def walk(self, path: str) -> None:
+        self.read.add(path)
+        self.paths.append(path)
+        self.stack.append(path)
+        option_file = self.files[path]
+        includes: list[Include] = list(option_file.includes)
+        for entry in option_file.entries():
+            while includes and includes[0].line < entry.line:
+                self._follow(includes.pop(0))
+            self.order.append(entry)
+        for include in includes:
+            self._follow(include)
+        self.stack.pop()
+
+    def _follow(self, include: Include) -> None:
+        for target in self.targets.get((include.file, include.line), ()):
+            if target in self.stack:
+                message = f"include cycle: {target} is already being read"
+                self.warnings.append(InputWarning(message, include.file, include.line))
+            elif target in self.read:
+                message = f"{target} was already read (the server would read it again)"
+                self.warnings.append(InputWarning(message, include.file, include.line))
+            else:
+                self.walk(target)
+
+
+def resolve_includes(
+    files: Mapping[str, OptionFile],
+) -> tuple[tuple[OptionEntry, ...], tuple[str, ...], tuple[InputWarning, ...]]:
+    """The entries of `files` (upload order) in the order the server reads them, the paths in read
+    order, and the warnings (each file's own, then missing includes and cycles).
+
+    Includes resolve by path: absolute, or relative to the including file's directory. When no upload
+    has exactly that path, the one upload whose relative path ends it stands in (`conf.d/x.cnf` for
+    `/etc/mysql/conf.d/x.cnf`, `mariadb.cnf` for `/etc/mysql/mariadb.cnf`), so uploads need not carry
+    full paths. Reading starts from the files nobody includes, in upload order; files only reachable
+    through a cycle are read last.
+    """
+    resolver = _Resolver(files)
+    targets: dict[tuple[str, int], list[str]] = {}
+    included: set[str] = set()
+    warnings: list[InputWarning] = []
+    for path, option_file in files.items():
+        warnings.extend(option_file.warnings)
+        for include in option_file.includes:
+            found = (resolver.directory if include.directory else resolver.file)(include.target, path)
+            targets[(path, include.line)] = found
+            included.update(found)
+            if not found:
+                kind, what = (
+                    ("!includedir", "no uploaded .cnf file is in this directory")
+                    if include.directory
+                    else ("!include", "no uploaded file has this path")
+                )
+                message = f"{kind} {include.target}: {what}; the settings there are not known"
+                warnings.append(InputWarning(message, path, include.line))
+    walker = _Walker(files, targets)
+    for path in files:
+        if path not in included and path not in walker.read:
+            walker.walk(path)
+    for path in files:
+        if path not in walker.read:
+            walker.walk(path)
+    return tuple(walker.order), tuple(walker.paths), (*warnings, *walker.warnings)

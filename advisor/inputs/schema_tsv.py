@@ -1,0 +1,83 @@
+"""Schema facts from `mysql -B` output: the documented query, or information_schema.TABLES itself."""
+
+from __future__ import annotations
+
+from advisor.errors import InputError
+from advisor.inputs.schema import SchemaFacts, SchemaLayout
+from advisor.inputs.schema_values import (
+    COLUMN_FIELDS,
+    NULL_SPELLINGS,
+    STORED_TABLE_TYPES,
+    SYSTEM_SCHEMAS,
+    TABLES_COLUMN_ORDER,
+    collect_facts,
+    unescape,
+)
+
+_HEADER_HINT = (
+    "expected the header of the query in docs/schema-facts.md (TABLE_SCHEMA, TABLE_NAME, ...), "
+    "an information_schema.TABLES dump, or JSON"
+)
+_NAME_FIELDS = frozenset({"schema", "table"})
+
+
+def parse_schema_tsv(text: str, file: str, *, without_key: bool) -> SchemaFacts:
+    """One pass over tab-separated lines: a header (or a header-less TABLES dump), then one row per table.
+
+    Columns are matched by name, case-insensitively; columns InnoTune does not use are ignored.
+    """
+    lines = text.split("\n")  # not splitlines(): a comment may hold U+2028 and friends
+    first = next(index for index, line in enumerate(lines) if line.strip())
+    header = lines[first].rstrip("\r").split("\t")
+    columns, headerless = _columns(header, file, first + 1)
+    width = len(header)
+    schema_at, type_at = columns["schema"], columns.get("table_type")
+    cells = [(field, at, field in _NAME_FIELDS) for field, at in columns.items()]
+    records: list[dict[str, object]] = []
+    line_numbers: list[int] = []
+    for index in range(first if headerless else first + 1, len(lines)):
+        line = lines[index].rstrip("\r")
+        if not line:
+            continue
+        fields = line.split("\t")
+        if len(fields) != width:
+            message = f"expected {width} tab-separated fields as in the first line, found {len(fields)}"
+            raise InputError(message, file=file, line=index + 1)
+        # Most of a raw TABLES dump is system schemas and views: drop them before looking closer.
+        if fields[schema_at].lower() in SYSTEM_SCHEMAS:
+            continue
+        if type_at is not None and fields[type_at].upper() not in STORED_TABLE_TYPES:
+            continue
+        records.append({field: _cell(fields[at], is_name) for field, at, is_name in cells})
+        line_numbers.append(index + 1)
+    layout: SchemaLayout = "query" if "has_primary_key" in columns else "tables"
+    return collect_facts(file, layout, records, line_numbers.__getitem__, without_key=without_key)
+
+
+def _columns(fields: list[str], file: str, line: int) -> tuple[dict[str, int], bool]:
+    """TableFacts field → column index, and whether the first line is already data (no header)."""
+    columns: dict[str, int] = {}
+    for index, name in enumerate(fields):
+        field = COLUMN_FIELDS.get(name.strip().lower())
+        if field is not None:
+            columns.setdefault(field, index)
+    if "schema" in columns and "table" in columns:
+        return columns, False
+    if fields[0] == "def" and len(fields) >= len(TABLES_COLUMN_ORDER):
+        # `mysql -BN` of information_schema.TABLES: every version starts with the same 12 columns.
+        return {field: index for index, field in enumerate(TABLES_COLUMN_ORDER) if field}, True
+    start = fields[0].lstrip()
+    if start.startswith("+-"):
+        raise InputError(
+            "this is the mysql client's boxed table: run the query with `mysql -B`", file=file, line=line
+        )
+    if start.startswith("***"):
+        raise InputError("this is vertical (\\G) output: run the query with `mysql -B`", file=file, line=line)
+    raise InputError(f"not schema facts: {_HEADER_HINT}", file=file, line=line)
+
+
+def _cell(raw: str, is_name: bool) -> str | None:
+    """A `mysql -B` cell: NULL or \\N is None, escapes undone; a table may really be named `NULL`."""
+    if raw in NULL_SPELLINGS and not is_name:
+        return None
+    return unescape(raw) if "\\" in raw else raw

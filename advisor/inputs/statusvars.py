@@ -1,0 +1,250 @@
+"""SHOW GLOBAL VARIABLES and SHOW GLOBAL STATUS in every layout people paste; rates from two snapshots.
+
+CONTRACT (fixed: the engine and the advisors rely on these names; add what you need, rename nothing):
+
+* `parse_variables(text, file) -> VariablesDump`; `parse_status(text, file) -> tuple[StatusSample, ...]`
+  (several samples when the file holds several, e.g. `mysqladmin ext -i`); the layout is detected.
+* Names are looked up case-insensitively (`get("Innodb_os_log_written")` == `get("innodb_os_log_written")`).
+* `build_status_view(samples)` uses the first and the last sample: two give per-second rates over the
+  Uptime difference; one gives since-startup averages (`since_startup` True); Uptime going down is a
+  restart (`restarted` True, rates fall back to the last sample's since-startup averages, a warning).
+* Errors: `advisor.errors.InputError(message, file=..., line=...)` and nothing else.
+
+Layouts are read by advisor.inputs.tabular (table, `-B`, `\\G`), tabular_columns (side by side,
+`mysqld --help`) and tabular_exports (JSON, CSV). `mysqladmin ext -r -i` prints the first sample
+absolute and later ones as differences; parse_status adds them back up (advisor.inputs.status_relative
+says how the mode is recognised).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from advisor.errors import InputError, InputWarning
+from advisor.inputs.status_relative import accumulate, looks_relative, to_int
+from advisor.inputs.tabular import (
+    Collector,
+    Layout,
+    RawSamples,
+    detect_layout,
+    read_table,
+    read_tsv,
+    read_vertical,
+)
+from advisor.inputs.tabular_columns import read_columns, read_help
+from advisor.inputs.tabular_exports import read_json, read_plain_csv, read_quoted_csv
+
+
+@dataclass(frozen=True)
+class VariablesDump:
+    """SHOW GLOBAL VARIABLES: lower-case name → value as printed."""
+
+    file: str
+    values: Mapping[str, str]
+    warnings: tuple[InputWarning, ...] = ()
+
+    def get(self, name: str) -> str | None:
+        return self.values.get(name.lower())
+
+
+@dataclass(frozen=True)
+class StatusSample:
+    """One SHOW GLOBAL STATUS snapshot: lower-case name → value as printed."""
+
+    file: str
+    values: Mapping[str, str]
+    index: int = 0
+    #: Odd-but-ok findings of the parse (carried by the file's first sample).
+    warnings: tuple[InputWarning, ...] = ()
+
+    def get(self, name: str) -> str | None:
+        return self.values.get(name.lower())
+
+    def number(self, name: str) -> int | None:
+        """The value as an integer; None when absent or not an integer."""
+        return to_int(self.values.get(name.lower()))
+
+    @property
+    def uptime(self) -> int | None:
+        return self.number("Uptime")
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:.1f} min"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} d"
+
+
+@dataclass(frozen=True)
+class StatusView:
+    """What the advisors read: absolute values from the latest sample and per-second rates."""
+
+    latest: StatusSample
+    earlier: StatusSample | None
+    #: Seconds between the two samples, or the latest Uptime when only one (or after a restart).
+    window_seconds: float | None
+    since_startup: bool
+    restarted: bool
+    warnings: tuple[InputWarning, ...] = ()
+    #: FLUSH STATUS ran between the samples (Uptime_since_flush_status went down while Uptime rose).
+    status_flushed: bool = False
+
+    def value(self, name: str) -> int | None:
+        """The latest sample's value as a number (None when absent or not a number)."""
+        return self.latest.number(name)
+
+    def text(self, name: str) -> str | None:
+        return self.latest.get(name)
+
+    def delta(self, name: str) -> int | None:
+        """Counter growth over the window (the latest value itself when since_startup).
+
+        None when either sample lacks a number, and for a fall after FLUSH STATUS reset the counter.
+        """
+        now = self.latest.number(name)
+        if now is None or self.since_startup or self.earlier is None:
+            return now
+        before = self.earlier.number(name)
+        if before is None:
+            return None
+        growth = now - before
+        return None if growth < 0 and self.status_flushed else growth
+
+    def rate(self, name: str) -> float | None:
+        """Per-second rate of a counter over the window."""
+        growth = self.delta(name)
+        if growth is None or not self.window_seconds:
+            return None
+        return growth / self.window_seconds
+
+    def describe_window(self) -> str:
+        """For evidence: `rate over 20 s between two snapshots` or `average since startup (uptime 3.2 d)`."""
+        if not self.since_startup and self.window_seconds is not None:
+            return f"rate over {_duration(self.window_seconds)} between two snapshots"
+        uptime = "unknown" if self.window_seconds is None else _duration(self.window_seconds)
+        restart = "; the server restarted between the snapshots" if self.restarted else ""
+        return f"average since startup (uptime {uptime}{restart})"
+
+
+def read_samples(text: str, file: str) -> RawSamples:
+    """Detect the layout and read every sample; InputError naming the first line not understood."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    lines = text.split("\n")
+    layout, start = detect_layout(text, lines, file)
+    out = Collector(file)
+    if layout is Layout.TSV:
+        read_tsv(lines, start, out)
+    elif layout is Layout.TABLE:
+        read_table(lines, start, out)
+    elif layout is Layout.VERTICAL:
+        read_vertical(lines, start, out)
+    elif layout is Layout.COLUMNS:
+        read_columns(lines, start, out)
+    elif layout is Layout.HELP:
+        read_help(lines, out)
+    elif layout is Layout.JSON:
+        read_json(text, out)
+    elif lines[start].lstrip()[:1] == '"':
+        read_quoted_csv(text, out)
+    else:
+        read_plain_csv(lines, start, out)
+    return out.result(layout)
+
+
+def _listings_of_kind(raw: RawSamples, status: bool, file: str) -> list[dict[str, str]]:
+    """The listings of one kind when a file holds both (STATUS has Uptime, VARIABLES has not).
+
+    Pastes often put SHOW STATUS and SHOW VARIABLES one after the other in one file.
+    """
+    wanted = [sample for sample in raw.samples if ("uptime" in sample) == status]
+    if not wanted or len(wanted) == len(raw.samples):
+        return raw.samples
+    skipped = len(raw.samples) - len(wanted)
+    other = "variables (no Uptime)" if status else "status (with Uptime)"
+    raw.warnings.append(InputWarning(f"ignored {skipped} listing(s) that look like {other}", file=file))
+    return wanted
+
+
+def parse_variables(text: str, file: str) -> VariablesDump:
+    """SHOW GLOBAL VARIABLES in any layout (also `mysqld --verbose --help`); the last listing wins."""
+    raw = read_samples(text, file)
+    listings = _listings_of_kind(raw, False, file)
+    if len(listings) > 1:
+        raw.warnings.append(
+            InputWarning(f"{len(listings)} variable listings in one file; using the last", file=file)
+        )
+    return VariablesDump(file, listings[-1], tuple(raw.warnings))
+
+
+def parse_status(text: str, file: str) -> tuple[StatusSample, ...]:
+    """SHOW GLOBAL STATUS in any layout; one StatusSample per snapshot the file holds, values absolute."""
+    raw = read_samples(text, file)
+    if raw.layout is Layout.HELP:
+        raise InputError("this is mysqld --help output: it lists variables, not status counters", file=file)
+    samples = _listings_of_kind(raw, True, file)
+    warnings = list(raw.warnings)
+    if len(samples) > 1 and looks_relative(samples):
+        samples = accumulate(samples)
+        warnings.append(
+            InputWarning(
+                "samples after the first are differences (mysqladmin -r); added up to absolute values",
+                file=file,
+            )
+        )
+    return tuple(
+        StatusSample(file, values, index, tuple(warnings) if index == 0 else ())
+        for index, values in enumerate(samples)
+    )
+
+
+def build_status_view(samples: Sequence[StatusSample]) -> StatusView:
+    """Rates between the first and the last sample, or since-startup averages from the last."""
+    if not samples:
+        raise InputError("no SHOW GLOBAL STATUS sample to read")
+    first, latest = samples[0], samples[-1]
+    warnings = list(dict.fromkeys(warning for sample in samples for warning in sample.warnings))
+    now, then = latest.uptime, first.uptime
+    if now is None:
+        warnings.append(
+            InputWarning("no Uptime in the status: per-second rates are unavailable", file=latest.file)
+        )
+        return StatusView(latest, None, None, True, False, tuple(warnings))
+    if len(samples) == 1 or then is None:
+        if len(samples) > 1:
+            warnings.append(
+                InputWarning(
+                    "the first snapshot has no Uptime: averages since startup instead", file=first.file
+                )
+            )
+        return StatusView(latest, None, float(now), True, False, tuple(warnings))
+    if now <= then:
+        restarted = now < then
+        problem = "the server restarted" if restarted else "the two snapshots show the same Uptime"
+        warnings.append(
+            InputWarning(
+                f"Uptime went from {then} s to {now} s: {problem}; rates are averages since the last start",
+                file=latest.file,
+            )
+        )
+        return StatusView(latest, None, float(now), True, restarted, tuple(warnings))
+    flushed = _flushed_between(first, latest)
+    if flushed:
+        warnings.append(
+            InputWarning(
+                "FLUSH STATUS ran between the snapshots: counters it reset have no rate", file=latest.file
+            )
+        )
+    return StatusView(latest, first, float(now - then), False, False, tuple(warnings), flushed)
+
+
+def _flushed_between(first: StatusSample, latest: StatusSample) -> bool:
+    before, after = first.number("Uptime_since_flush_status"), latest.number("Uptime_since_flush_status")
+    return before is not None and after is not None and after < before

@@ -1,0 +1,51 @@
+"""Values as the server compares and accepts them: normalised comparison and live-apply SQL."""
+
+from __future__ import annotations
+
+from advisor.catalog import Catalog
+from advisor.units import parse_bool, parse_size
+from advisor.version import ServerVersion
+
+_NUMERIC_UNITS = frozenset({"bytes", "count", "seconds", "microseconds", "milliseconds", "pages", "percent"})
+
+
+def _unit(catalog: Catalog, version: ServerVersion, name: str) -> str | None:
+    facts = catalog.lookup(name, version)
+    return facts.unit if facts is not None else None
+
+
+def normalise_value(catalog: Catalog, version: ServerVersion, name: str, value: str) -> str:
+    """A canonical spelling: sizes in bytes, booleans ON/OFF, enums upper case, quotes stripped."""
+    text = value.strip().strip("'\"")
+    unit = _unit(catalog, version, name)
+    if unit in _NUMERIC_UNITS or unit is None:
+        size = parse_size(text)
+        if size is not None:
+            return str(size)
+    if unit in ("bool", None):
+        flag = parse_bool(text)
+        if flag is not None and (unit == "bool" or text.upper() in ("ON", "OFF")):
+            return "ON" if flag else "OFF"
+    if unit == "enum":
+        return text.upper()
+    return text
+
+
+def same_value(catalog: Catalog, version: ServerVersion, name: str, left: str, right: str) -> bool:
+    """`1G` equals `1073741824`, `on` equals `ON`, `o_direct` equals `O_DIRECT`."""
+    return normalise_value(catalog, version, name, left) == normalise_value(catalog, version, name, right)
+
+
+def _sql_literal(catalog: Catalog, version: ServerVersion, name: str, value: str) -> str:
+    normalised = normalise_value(catalog, version, name, value)
+    if normalised.lstrip("-").isdigit() or normalised in ("ON", "OFF"):
+        return normalised
+    escaped = normalised.replace("\\", "\\\\").replace("'", "\\'")
+    return f"'{escaped}'"
+
+
+def apply_sql(catalog: Catalog, version: ServerVersion, name: str, value: str) -> str:
+    """`SET PERSIST` on MySQL 8.0+ (survives a restart), `SET GLOBAL` elsewhere; sizes in bytes."""
+    literal = _sql_literal(catalog, version, name, value)
+    verb = "SET PERSIST" if not version.is_mariadb and version.as_tuple() >= (8, 0) else "SET GLOBAL"
+    return f"{verb} {name} = {literal};"

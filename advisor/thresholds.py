@@ -1,0 +1,225 @@
+"""Every threshold an advisor uses, in one settings object (no scattered literals).
+
+Each advisor owns one frozen section; `THRESHOLDS` is the default instance. A rule reads
+`ctx.thresholds.<advisor>.<name>`, so tests and future per-organisation settings can swap
+the whole object.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+GIB = 1024**3
+MIB = 1024**2
+
+
+@dataclass(frozen=True)
+class BufferPoolThresholds:
+    """Buffer pool sizing."""
+
+    # Share of usable memory the pool may take on a dedicated server; the rest is for the
+    # OS, per-connection buffers and the other caches.
+    target_fraction_of_memory: float = 0.70
+    # Below this share of the target (and smaller than the data) the pool counts as undersized.
+    undersized_fraction_of_target: float = 0.5
+    # A pool larger than this share of usable memory risks swapping or the OOM killer.
+    oversized_fraction_of_memory: float = 0.90
+    # Misses per read request above this mean reads go to disk too often.
+    max_miss_rate: float = 0.01
+    # Headroom over data+index when the whole dataset fits.
+    dataset_headroom: float = 1.10
+    # Pools at least this large benefit from several instances (MySQL, MariaDB < 10.5).
+    multi_instance_min_bytes: int = 1 * GIB
+    # Never suggest more instances than this, nor instances smaller than multi_instance_min_bytes.
+    max_recommended_instances: int = 8
+    # A miss rate only counts when the pool also reads at least this many pages per second
+    # from disk (an idle server with 3 misses in 10 requests is not short of memory).
+    min_disk_reads_per_second: float = 5.0
+    # Dump/load warm-up is worth recommending from this pool size on.
+    warmup_min_bytes: int = 1 * GIB
+    # Recommended sizes are whole GiB from this size on (128 MiB steps below it).
+    whole_gib_from_bytes: int = 8 * GIB
+
+
+@dataclass(frozen=True)
+class RedoLogThresholds:
+    """Redo log capacity."""
+
+    target_hours_of_writes: float = 1.0
+    min_capacity_bytes: int = 512 * MIB
+    max_capacity_bytes: int = 128 * GIB
+    # Recommend a change only when the current capacity is off by more than this factor.
+    tolerance_factor: float = 2.0
+    # Checkpoint age above this share of capacity means flushing cannot keep up.
+    max_checkpoint_age_fraction: float = 0.75
+    # When the checkpoint age runs high, size the log so that age fills at most this share.
+    target_checkpoint_age_fraction: float = 0.5
+    log_waits_per_second: float = 0.01
+    # Raise innodb_log_buffer_size to at least this when transactions wait for log buffer space.
+    min_log_buffer_bytes: int = 64 * MIB
+    # Room over the 10%-of-redo BLOB limit (MySQL 5.6, MariaDB 10.0/10.1) for the largest row.
+    blob_headroom: float = 1.25
+    # Recommended redo sizes are rounded up to a multiple of this.
+    size_step_bytes: int = 256 * MIB
+
+
+@dataclass(frozen=True)
+class FlushingThresholds:
+    """innodb_io_capacity and friends, by storage type."""
+
+    io_capacity_hdd: int = 200
+    io_capacity_ssd: int = 2000
+    io_capacity_nvme: int = 10000
+    io_capacity_network: int = 1000
+    # Never recommend more than this share of the device's measured IOPS.
+    max_share_of_device_iops: float = 0.5
+    # Recommend a change only when innodb_io_capacity is off the target by more than this factor.
+    tolerance_factor: float = 2.0
+    # Dirty pages at this share of innodb_max_dirty_pages_pct mean flushing falls behind.
+    dirty_share_of_max_pct: float = 0.9
+    # innodb_io_capacity_max: twice innodb_io_capacity, never below this (the servers' own rule).
+    min_io_capacity_max: int = 2000
+
+
+@dataclass(frozen=True)
+class GroupCommitThresholds:
+    """When a binlog group-commit delay pays."""
+
+    min_commits_per_second: float = 200.0
+    min_threads_running: int = 8
+    slow_fsync_ms: float = 1.0
+    delay_microseconds: int = 1000
+    # Pending fsyncs in a snapshot (Innodb_data_pending_fsyncs + Innodb_os_log_pending_fsyncs) at or
+    # above this mean fsyncs queue up: the storage is slow to sync.
+    min_pending_fsyncs: int = 1
+    # Commits per binlog/redo fsync at or above this: commits already group well, a delay adds little.
+    grouped_commits_per_fsync: float = 4.0
+    # Wait for at most this share of the threads seen running before syncing without further delay.
+    group_share_of_running: float = 0.5
+    # A configured per-commit wait above this is mostly added latency.
+    max_delay_microseconds: int = 10_000
+    # Com_begin at this share of Com_commit or more: the workload wraps its writes in BEGIN ... COMMIT,
+    # so the DML counters count statements inside those transactions, not extra commits.
+    explicit_transaction_begin_share: float = 0.9
+
+
+@dataclass(frozen=True)
+class DurabilityThresholds:
+    """Crash-safety loss estimates."""
+
+    # Servers without innodb_flush_log_at_timeout (before MySQL 5.6.6 / MariaDB 10.0) flush the
+    # redo log once a second.
+    log_flush_interval_seconds: int = 1
+
+
+@dataclass(frozen=True)
+class ReplicationThresholds:
+    """Binary log retention."""
+
+    binlog_retention_days: int = 7
+
+
+@dataclass(frozen=True)
+class IsolationThresholds:
+    """Read views that pin purge."""
+
+    # A read-only transaction holding a read view this long (seconds) at REPEATABLE READ is reported:
+    # every row version written meanwhile stays unpurgeable.
+    read_view_seconds: int = 120
+    max_transactions_listed: int = 3
+
+
+@dataclass(frozen=True)
+class MemoryThresholds:
+    """Memory budget."""
+
+    # Share of usable memory that global + per-connection buffers may reach at max_connections.
+    max_fraction_of_memory: float = 0.95
+    os_reserve_bytes: int = 1 * GIB
+    # ... but never more than this share of a small machine.
+    os_reserve_max_fraction: float = 0.25
+    # MySQL 8.0+ TempTable engine: RAM for all in-memory temporary tables together when
+    # temptable_max_ram is not in the inputs (its 8.0 default).
+    temptable_ram_assumed_bytes: int = 1 * GIB
+
+
+@dataclass(frozen=True)
+class ConnectionThresholds:
+    """Connections and threads."""
+
+    # Recommended max_connections = peak connections (Max_used_connections) times this.
+    max_connections_headroom: float = 1.5
+    # A peak below this share of max_connections (and max_connections at least
+    # `oversized_min_max_connections`) means the limit is far above what is used.
+    min_used_fraction: float = 0.05
+    oversized_min_max_connections: int = 500
+    # A peak at or above this share of max_connections is close to the limit.
+    near_limit_fraction: float = 0.90
+    # High-water marks (Max_used_connections) mean little after a short uptime.
+    min_uptime_seconds: int = 86_400
+    # Threads_created / Connections above this means the thread cache misses.
+    thread_cache_miss_rate: float = 0.01
+    # ... but only worth a change when threads are created at least this often.
+    min_threads_created_per_second: float = 1.0
+
+
+@dataclass(frozen=True)
+class UndoThresholds:
+    """Purge and history list length."""
+
+    history_list_warning: int = 100_000
+    history_list_critical: int = 1_000_000
+    long_transaction_seconds: int = 600
+    # A transaction that has written this many undo log records is a batch worth splitting.
+    large_transaction_undo_entries: int = 100_000
+    # Transactions named in one finding (the rest are counted).
+    max_transactions_listed: int = 5
+    # innodb_purge_threads to recommend when purge falls behind.
+    purge_threads_target: int = 4
+
+
+@dataclass(frozen=True)
+class MallocThresholds:
+    """When an alternative allocator is worth it."""
+
+    min_cpus: int = 8
+    min_threads_running: int = 16
+
+
+@dataclass(frozen=True)
+class PrimaryKeyThresholds:
+    """Tables without primary keys."""
+
+    max_tables_listed: int = 10
+    # Random (UUID-like) primary keys matter once a table outgrows memory; below this, stay quiet.
+    random_key_min_rows: int = 100_000
+
+
+@dataclass(frozen=True)
+class ConfigValidityThresholds:
+    """Option-file checks."""
+
+    # Names shorter than this are never called a typo of a known name (too many near neighbours).
+    typo_min_name_length: int = 8
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """All sections together."""
+
+    buffer_pool: BufferPoolThresholds = field(default_factory=BufferPoolThresholds)
+    redo_log: RedoLogThresholds = field(default_factory=RedoLogThresholds)
+    flushing: FlushingThresholds = field(default_factory=FlushingThresholds)
+    group_commit: GroupCommitThresholds = field(default_factory=GroupCommitThresholds)
+    durability: DurabilityThresholds = field(default_factory=DurabilityThresholds)
+    replication: ReplicationThresholds = field(default_factory=ReplicationThresholds)
+    isolation: IsolationThresholds = field(default_factory=IsolationThresholds)
+    memory: MemoryThresholds = field(default_factory=MemoryThresholds)
+    connections: ConnectionThresholds = field(default_factory=ConnectionThresholds)
+    undo_history: UndoThresholds = field(default_factory=UndoThresholds)
+    malloc: MallocThresholds = field(default_factory=MallocThresholds)
+    primary_keys: PrimaryKeyThresholds = field(default_factory=PrimaryKeyThresholds)
+    config_validity: ConfigValidityThresholds = field(default_factory=ConfigValidityThresholds)
+
+
+THRESHOLDS = Thresholds()

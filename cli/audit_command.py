@@ -1,0 +1,100 @@
+"""`innotune audit`: the offline audit. Imports only the core, so the process starts fast."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+EXIT_OK, EXIT_CRITICAL, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def _read(path: str | None) -> str | None:
+    if path is None:
+        return None
+    try:
+        return Path(path).read_bytes().decode("utf-8", errors="surrogateescape")
+    except OSError as exc:
+        raise click.UsageError(f"{path}: cannot read ({exc.strerror})") from exc
+
+
+@click.command(name="audit")
+@click.option("--mycnf", "mycnf", multiple=True, type=click.Path(dir_okay=False), help="An option file (repeatable).")
+@click.option("--variables", type=click.Path(dir_okay=False), help="SHOW GLOBAL VARIABLES output.")
+@click.option("--status", multiple=True, type=click.Path(dir_okay=False), help="SHOW GLOBAL STATUS (once or twice).")
+@click.option("--innodb-status", type=click.Path(dir_okay=False), help="SHOW ENGINE INNODB STATUS output.")
+@click.option("--schema", type=click.Path(dir_okay=False), help="Schema facts (JSON or the documented TSV).")
+@click.option("--hardware", type=click.Path(dir_okay=False), help="Hardware spec as JSON.")
+@click.option("--memory", help="Memory, e.g. 64G.")
+@click.option("--memory-limit", help="Container memory limit, e.g. 16G.")
+@click.option("--cpus", type=int, help="CPU cores.")
+@click.option("--storage", type=click.Choice(["hdd", "ssd", "nvme", "network"]), help="Storage type.")
+@click.option("--server-version", help="e.g. 8.0.36 or 10.11.6-MariaDB (default: from --variables).")
+@click.option("--role", type=click.Choice(["primary", "replica", "standalone"]), default="standalone")
+@click.option("--profile", type=click.Choice(["production", "ci"]), default="production")
+@click.option("--format", "output_format", type=click.Choice(["text", "json", "diff", "mycnf"]), default="text")
+def audit_command(
+    mycnf: tuple[str, ...],
+    variables: str | None,
+    status: tuple[str, ...],
+    innodb_status: str | None,
+    schema: str | None,
+    hardware: str | None,
+    memory: str | None,
+    memory_limit: str | None,
+    cpus: int | None,
+    storage: str | None,
+    server_version: str | None,
+    role: str,
+    profile: str,
+    output_format: str,
+) -> None:
+    """Audit a server offline: my.cnf, variables, status, hardware in; findings and a diff out.
+
+    Exit status: 0 without a critical finding, 1 with one, 2 on bad input.
+    """
+    from advisor.audit import AuditInputs, run_audit
+    from advisor.errors import InputError
+
+    if hardware and (memory or cpus or storage):
+        raise click.UsageError("give either --hardware or --memory/--cpus/--storage, not both")
+    if len(status) > 2:
+        raise click.UsageError("--status takes one or two files")
+    inputs = AuditInputs(
+        mycnf={path: _read(path) or "" for path in mycnf},
+        variables=_read(variables),
+        status=tuple(_read(path) or "" for path in status),
+        innodb_status=_read(innodb_status),
+        schema=_read(schema),
+        hardware=_read(hardware),
+        memory=memory,
+        memory_limit=memory_limit,
+        cpus=cpus,
+        storage=storage,
+        server_version=server_version,
+        role=role,  # type: ignore[arg-type]
+        profile=profile,  # type: ignore[arg-type]
+        variables_name=variables or "variables",
+        status_names=status,
+        innodb_status_name=innodb_status or "innodb_status",
+        schema_name=schema or "schema",
+        hardware_name=hardware or "hardware.json",
+    )
+    try:
+        result = run_audit(inputs)
+    except InputError as exc:
+        click.echo(f"innotune audit: {exc.describe()}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    if output_format == "json":
+        click.echo(json.dumps(result.to_dict(), indent=2))
+    elif output_format == "diff":
+        click.echo(result.diff, nl=False)
+    elif output_format == "mycnf":
+        click.echo(result.mycnf, nl=False)
+    else:
+        from cli.text_report import render_text
+
+        click.echo(render_text(result, colour=sys.stdout.isatty()), nl=False)
+    sys.exit(EXIT_CRITICAL if result.worst_severity == "critical" else EXIT_OK)

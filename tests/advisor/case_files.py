@@ -1,0 +1,93 @@
+"""Load the advisor example cases: YAML files under tests/advisor/cases/<advisor>/.
+
+A case is a small server description (version, role, profile, hardware, my.cnf text,
+variables/status as mappings or texts, InnoDB status, schema facts) and what must happen:
+
+    expect:
+      fires: [buffer_pool.undersized]          # these rule ids must produce a finding
+      quiet: [buffer_pool.oversized]           # these must not
+      recommended: {innodb_buffer_pool_size: 44G}
+      severity: {buffer_pool.undersized: warning}
+      clean: true                               # no critical or warning finding at all
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from advisor.audit import AuditInputs
+
+CASES_DIR = Path(__file__).parent / "cases"
+
+
+@dataclass(frozen=True)
+class Case:
+    path: Path
+    description: str
+    inputs: AuditInputs
+    fires: tuple[str, ...]
+    quiet: tuple[str, ...]
+    recommended: dict[str, str] = field(default_factory=dict)
+    severity: dict[str, str] = field(default_factory=dict)
+    clean: bool = False
+
+    @property
+    def id(self) -> str:
+        return f"{self.path.parent.name}/{self.path.stem}"
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    return json.dumps(value)
+
+
+def _inputs(raw: dict[str, Any]) -> AuditInputs:
+    hardware = raw.get("hardware")
+    mycnf = raw.get("mycnf")
+    files = {"my.cnf": mycnf} if isinstance(mycnf, str) else dict(mycnf or {})
+    statuses = raw.get("status") or []
+    if not isinstance(statuses, list):
+        statuses = [statuses]
+    return AuditInputs(
+        mycnf=files,
+        memory=raw.get("memory"),
+        memory_limit=raw.get("memory_limit"),
+        cpus=raw.get("cpus"),
+        storage=raw.get("storage"),
+        variables=_text(raw.get("variables")),
+        status=tuple(_text(s) or "" for s in statuses),
+        innodb_status=raw.get("innodb_status"),
+        schema=_text(raw.get("schema")),
+        hardware=_text(hardware),
+        server_version=raw.get("server_version"),
+        role=raw.get("role", "standalone"),
+        profile=raw.get("profile", "production"),
+    )
+
+
+def load_cases() -> list[Case]:
+    cases = []
+    for path in sorted(CASES_DIR.glob("*/*.yaml")):
+        raw = yaml.safe_load(path.read_text())
+        expect = raw.get("expect", {})
+        cases.append(
+            Case(
+                path=path,
+                description=raw.get("description", ""),
+                inputs=_inputs(raw),
+                fires=tuple(expect.get("fires", ())),
+                quiet=tuple(expect.get("quiet", ())),
+                recommended={k: str(v) for k, v in (expect.get("recommended") or {}).items()},
+                severity=dict(expect.get("severity") or {}),
+                clean=bool(expect.get("clean", False)),
+            )
+        )
+    return cases

@@ -1,0 +1,133 @@
+"""The memory budget and the buffer pool geometry, on the real MariaDB 10.11 sysbench snapshots."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from advisor.audit import AuditInputs
+from advisor.budget import MIB, describe_bytes, memory_budget
+from advisor.context import AuditContext
+from advisor.engine import build_context, parse_inputs
+from advisor.pool_sizing import alignment_unit, pool_instances, pool_target, round_pool_bytes
+from tests.corpus import corpus_file
+
+SYSBENCH = "mariadb-10.11-sysbench/s02_load_rw_default"
+
+
+def _context(
+    memory: str = "24G", server_version: str | None = None, mycnf: str | None = None
+) -> AuditContext:
+    inputs = AuditInputs(
+        mycnf={"my.cnf": mycnf} if mycnf else {},
+        variables=corpus_file(f"{SYSBENCH}.global_variables.tsv").read_text(),
+        status=(
+            corpus_file(f"{SYSBENCH}.global_status.t20s.tsv").read_text(),
+            corpus_file(f"{SYSBENCH}.global_status.tsv").read_text(),
+        ),
+        memory=memory,
+        server_version=server_version,
+    )
+    return build_context(parse_inputs(inputs), inputs)
+
+
+def test_budget_counts_the_real_servers_buffers() -> None:
+    """Global and per-connection buffers are the dump's values; no binlog cache with log_bin OFF."""
+    budget = memory_budget(_context())
+    assert budget is not None
+    assert {item.name: item.size_bytes for item in budget.global_items} == {
+        "innodb_buffer_pool_size": 134217728,
+        "innodb_log_buffer_size": 16777216,
+        "key_buffer_size": 134217728,
+        "query_cache_size": 1048576,
+        "aria_pagecache_buffer_size": 134217728,
+    }
+    per_connection = {item.name: item.size_bytes for item in budget.per_connection_items}
+    assert per_connection == {
+        "sort_buffer_size": 2097152,
+        "join_buffer_size": 262144,
+        "read_buffer_size": 131072,
+        "read_rnd_buffer_size": 262144,
+        "thread_stack": 299008,
+        "in-memory temporary table": 16777216,
+    }
+    assert budget.max_connections == 151
+    assert budget.max_used_connections == 17
+    assert budget.worst_case_bytes == 420478976 + 151 * 19828736
+    assert budget.observed_peak_bytes == 420478976 + 17 * 19828736
+
+
+def test_limit_keeps_back_five_percent_or_a_gib() -> None:
+    """24 GiB: the 95% share (22.8 GiB) is below memory less 1 GiB; 2 GiB: a quarter is kept back."""
+    large, small = memory_budget(_context("24G")), memory_budget(_context("2G"))
+    assert large is not None and small is not None
+    assert large.limit_bytes == int(24 * 1024 * MIB * 0.95)
+    assert small.limit_bytes == 2 * 1024 * MIB - 512 * MIB
+
+
+def test_budget_needs_memory() -> None:
+    """No hardware, no budget (and no memory-based sizing)."""
+    inputs = AuditInputs(variables=corpus_file(f"{SYSBENCH}.global_variables.tsv").read_text())
+    assert memory_budget(build_context(parse_inputs(inputs), inputs)) is None
+
+
+def test_pool_target_for_the_sysbench_machine() -> None:
+    """70% of 24 GiB is 16.8 GiB; in whole GiB from 8 GiB on: 16 GiB, the cap does not bite."""
+    target = pool_target(_context())
+    assert target is not None
+    assert target.size_bytes == 16 * 1024 * MIB
+    assert "memory caps" not in target.reasons
+
+
+def test_mariadb_10_11_19_has_no_chunks_and_one_instance() -> None:
+    """The dump shows innodb_buffer_pool_chunk_size 0 and 10.11.19 ignores it: nothing to align to."""
+    ctx = _context()
+    assert pool_instances(ctx, 16 * 1024 * MIB) == 1
+    assert alignment_unit(ctx, 16 * 1024 * MIB) is None
+
+
+BENCH_CNF = "realworld/mycnf/docularxu_sysbench-mysql-tests-scripts__mysqld.cnf"
+
+
+def _bench_context() -> AuditContext:
+    """A real MySQL 8.0 benchmark my.cnf: 150G pool in 16 instances, max_connections 2000."""
+    inputs = AuditInputs(
+        mycnf={"my.cnf": corpus_file(BENCH_CNF).read_text()}, server_version="8.0.36", memory="256G", cpus=64
+    )
+    return build_context(parse_inputs(inputs), inputs)
+
+
+def test_sixteen_instances_align_to_two_gib() -> None:
+    """16 instances × 128M chunks: 150G is a multiple of 2 GiB; pools under 1 GiB run one instance."""
+    ctx = _bench_context()
+    assert pool_instances(ctx, 150 * 1024 * MIB) == 16
+    assert alignment_unit(ctx, 150 * 1024 * MIB) == 2048 * MIB
+    assert pool_instances(ctx, 512 * MIB) == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=128 * MIB, max_value=512 * 1024 * MIB))
+def test_rounded_pool_sizes_are_aligned_and_never_above_target(target_bytes: int) -> None:
+    """Every recommended size is a multiple of chunk × instances and exceeds the target only when the
+    target is below one unit."""
+    ctx = _bench_context()
+    size = round_pool_bytes(ctx, target_bytes)
+    unit = alignment_unit(ctx, size)
+    assert unit is not None and size % unit == 0
+    assert size <= target_bytes or size == unit
+
+
+def test_describe_bytes() -> None:
+    """Evidence reads like a person wrote it."""
+    assert describe_bytes(24 * 1024 * MIB) == "24 GiB"
+    assert describe_bytes(int(16.8 * 1024 * MIB)) == "16.8 GiB"
+    assert describe_bytes(96 * MIB) == "96 MiB"
+    assert describe_bytes(512) == "512 bytes"
+
+
+def test_budget_is_computed_once_per_context() -> None:
+    """Several rules ask for the budget: the same context gets the same object, a new one a new budget."""
+    first = _context()
+    assert memory_budget(first) is memory_budget(first)
+    second = _context("2G")
+    assert memory_budget(second) is not memory_budget(first)

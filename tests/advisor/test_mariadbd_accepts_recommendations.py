@@ -1,0 +1,78 @@
+"""Every recommended my.cnf for a MariaDB 10.11 target starts the real mariadbd on this machine.
+
+`mariadbd --defaults-file=F --verbose --help` reads the file exactly as at startup and exits: it
+must exit 0 and print no [ERROR] (an unknown option, a bad value). Inputs: every advisor case that
+targets 10.11, and real MariaDB option files from the corpus audited as 10.11.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from advisor.audit import AuditInputs, run_audit
+from tests.advisor.case_files import load_cases
+from tests.corpus import CORPUS
+
+pytestmark = pytest.mark.mariadb
+
+MARIADBD = os.environ.get("INNOTUNE_MARIADBD", "/usr/sbin/mariadbd")
+TARGET = "10.11.19-MariaDB"
+CORPUS_FILES = [
+    "realworld/mycnf/ottok_mariadb-10.1__debian__50-server.cnf",
+    "realworld/mycnf/MariaDB_mariadb-docker__docker.cnf",
+    "realworld/mycnf/newrelic_nri-mysql__mariadb-11.4.10__mariadb.conf.cnf",
+    "percona-toolkit/sandbox/servers/mariadb/10.4/my.sandbox.cnf",
+]
+
+
+def _inputs() -> list[tuple[str, AuditInputs]]:
+    found = [
+        (case.id, case.inputs)
+        for case in load_cases()
+        if (case.inputs.server_version or "").startswith("10.11") and case.inputs.mycnf
+    ]
+    # Vitess appends this fragment under its own [mysqld] header; alone, mariadbd refuses it too.
+    fragments = {"realworld/mycnf/vitessio_vitess__mariadb104.cnf": "[mysqld]\n"}
+    for relative in [*CORPUS_FILES, *fragments]:
+        text = fragments.get(relative, "") + (CORPUS / relative).read_text()
+        inputs = AuditInputs(
+            mycnf={"my.cnf": text}, server_version=TARGET, memory="8G", cpus=4, storage="ssd"
+        )
+        found.append((relative, inputs))
+    return found
+
+
+INPUTS = _inputs()
+
+
+@pytest.fixture(scope="module")
+def mariadbd() -> str:
+    if not shutil.which(MARIADBD):
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"{MARIADBD} is missing")
+        pytest.skip(f"{MARIADBD} is missing")
+    return MARIADBD
+
+
+@pytest.mark.parametrize(("name", "inputs"), INPUTS, ids=[name for name, _ in INPUTS])
+def test_recommended_mycnf_is_accepted_by_mariadbd(
+    name: str, inputs: AuditInputs, mariadbd: str, tmp_path: Path
+) -> None:
+    """The whole recommended file passes mariadbd's own option parsing without an error."""
+    result = run_audit(inputs)
+    lines = [
+        line for line in result.mycnf.splitlines(keepends=True) if not line.lstrip().startswith("!include")
+    ]
+    cnf = tmp_path / "recommended.cnf"
+    cnf.write_text("".join(lines))
+    done = subprocess.run(
+        [mariadbd, f"--defaults-file={cnf}", "--verbose", "--help", "--user=root"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, f"{name}: {done.stderr[-2000:]}"
+    assert "[ERROR]" not in done.stderr, f"{name}: {done.stderr[-2000:]}"

@@ -1,0 +1,121 @@
+"""`innotune audit`: the offline contract other tools call (flags, formats, exit codes)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from tests.corpus import CORPUS
+
+SUMMARY_SAMPLES = CORPUS / "percona-toolkit" / "t" / "pt-mysql-summary" / "samples"
+# Corpus folders where a my.cnf and SHOW VARIABLES come from the same server.
+PAIRED = sorted(p for p in SUMMARY_SAMPLES.glob("temp*") if (p / "mysql-config-file").exists())
+
+OVERSIZED_POOL = "[mysqld]\ninnodb_buffer_pool_size = 64G\n"
+
+
+def _audit(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["audit", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_without_a_version_it_exits_2_and_says_how_to_give_one(tmp_path: Path) -> None:
+    """No --server-version and no variables file: exit 2 with a message naming the fix."""
+    cnf = tmp_path / "my.cnf"
+    cnf.write_text(OVERSIZED_POOL)
+    code, _, err = _audit("--mycnf", str(cnf))
+    assert code == 2
+    assert "--server-version" in err
+
+
+def test_bad_input_exits_2_naming_file_and_line(tmp_path: Path) -> None:
+    """A line that is no option names its file and line on stderr, with exit status 2."""
+    cnf = tmp_path / "broken.cnf"
+    cnf.write_text("[mysqld]\nkey_buffer_size = 16M\n{{ templated_thing }}\n")
+    code, out, err = _audit("--mycnf", str(cnf), "--server-version", "8.0.36")
+    assert code == 2
+    assert f"{cnf}:3" in err
+    assert "Traceback" not in out + err
+
+
+def test_json_output_has_the_contract_fields_and_a_critical_exits_1(tmp_path: Path) -> None:
+    """A pool larger than memory is critical: exit 1, and the JSON carries every contract field."""
+    cnf = tmp_path / "my.cnf"
+    cnf.write_text(OVERSIZED_POOL)
+    code, out, _ = _audit(
+        "--mycnf", str(cnf), "--server-version", "8.0.36", "--memory", "16G", "--format", "json"
+    )
+    assert code == 1
+    report = json.loads(out)
+    assert report["server"] == {"flavor": "mysql", "version": "8.0.36"}
+    assert set(report) >= {"server", "findings", "diff", "mycnf"}
+    ranks = {"critical": 0, "warning": 1, "notice": 2, "info": 3}
+    severities = [ranks[f["severity"]] for f in report["findings"]]
+    assert severities == sorted(severities)
+    fields = {"advisor", "rule", "severity", "title", "rationale", "evidence", "variable", "current"}
+    fields |= {"recommended", "restart_required", "apply_sql", "references", "applies_to"}
+    assert all(fields <= set(f) for f in report["findings"])
+    critical = [f for f in report["findings"] if f["severity"] == "critical"]
+    assert any(f["variable"] == "innodb_buffer_pool_size" for f in critical)
+    assert "innodb_buffer_pool_size" in report["mycnf"]
+
+
+def test_mycnf_and_diff_formats_agree_with_patch(tmp_path: Path) -> None:
+    """`--format diff` applied by patch(1) to the original gives exactly `--format mycnf`."""
+    cnf = tmp_path / "my.cnf"
+    cnf.write_text(OVERSIZED_POOL)
+    args = ("--mycnf", str(cnf), "--server-version", "8.0.36", "--memory", "16G")
+    _, diff, _ = _audit(*args, "--format", "diff")
+    _, recommended, _ = _audit(*args, "--format", "mycnf")
+    assert diff.startswith("---")
+    work = tmp_path / "patched.cnf"
+    work.write_text(OVERSIZED_POOL)
+    subprocess.run(["patch", "-s", str(work)], input=diff, text=True, check=True)
+    assert work.read_text() == recommended
+
+
+@pytest.mark.parametrize("folder", PAIRED, ids=[p.name for p in PAIRED])
+def test_audit_of_each_corpus_server(folder: Path, tmp_path: Path) -> None:
+    """my.cnf, variables, status and InnoDB status from one real server: an audit, never a crash."""
+    args = ["--mycnf", str(folder / "mysql-config-file"), "--variables", str(folder / "mysql-variables")]
+    if (folder / "mysql-status").exists():
+        args += ["--status", str(folder / "mysql-status")]
+    if (folder / "innodb-status").exists():
+        args += ["--innodb-status", str(folder / "innodb-status")]
+    code, out, err = _audit(*args, "--memory", "4G", "--cpus", "4", "--storage", "ssd", "--format", "json")
+    assert code in (0, 1), err
+    report = json.loads(out)
+    version = next(
+        line.split("\t", 1)[1]
+        for line in (folder / "mysql-variables").read_text().splitlines()
+        if line.startswith("version\t")
+    )
+    assert report["server"]["version"] == version
+    assert report["findings"], "a real server's config always has something to say"
+    original = tmp_path / "orig.cnf"
+    original.write_bytes((folder / "mysql-config-file").read_bytes())
+    if report["diff"]:
+        subprocess.run(["patch", "-s", str(original)], input=report["diff"], text=True, check=True)
+    assert original.read_text() == report["mycnf"]
+
+
+def test_innotune_audit_runs_as_a_process_offline() -> None:
+    """The installed command runs the audit in its own process and exits by the contract."""
+    folder = CORPUS / "mariadb-10.11-sysbench"
+    done = subprocess.run(
+        [sys.executable, "-m", "cli.main", "audit", "--variables",
+         str(folder / "s02_load_rw_default.global_variables.tsv"),
+         "--status", str(folder / "s02_load_rw_default.global_status.t20s.tsv"),
+         "--status", str(folder / "s02_load_rw_default.global_status.tsv"),
+         "--memory", "24G", "--cpus", "2", "--storage", "ssd"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode in (0, 1), done.stderr
+    assert "InnoTune audit of mariadb 10.11.19" in done.stdout
+    assert "innodb_buffer_pool_size" in done.stdout
