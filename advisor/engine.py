@@ -85,17 +85,25 @@ def parse_inputs(inputs: AuditInputs) -> ParsedInputs:
     if options is not None:
         warnings.extend(options.warnings)
     names = inputs.status_names or tuple(f"status{i + 1}" for i in range(len(inputs.status)))
-    samples = [sample for text, name in zip(inputs.status, names, strict=False) for sample in parse_status(text, name)]
+    samples = [
+        sample
+        for text, name in zip(inputs.status, names, strict=False)
+        for sample in parse_status(text, name)
+    ]
     status = build_status_view(samples) if samples else None
     if status is not None:
         warnings.extend(status.warnings)
-    innodb = parse_innodb_status(inputs.innodb_status, inputs.innodb_status_name) if inputs.innodb_status else None
+    innodb = (
+        parse_innodb_status(inputs.innodb_status, inputs.innodb_status_name) if inputs.innodb_status else None
+    )
     if innodb is not None:
         warnings.extend(innodb.warnings)
     schema = parse_schema(inputs.schema, inputs.schema_name) if inputs.schema else None
     if schema is not None:
         warnings.extend(schema.warnings)
-    return ParsedInputs(version, options, variables, status, innodb, schema, _hardware(inputs), tuple(warnings))
+    return ParsedInputs(
+        version, options, variables, status, innodb, schema, _hardware(inputs), tuple(warnings)
+    )
 
 
 def build_context(parsed: ParsedInputs, inputs: AuditInputs, catalog: Catalog | None = None) -> AuditContext:

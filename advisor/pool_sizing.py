@@ -73,16 +73,21 @@ def alignment_unit(ctx: AuditContext, pool_bytes: int) -> int | None:
     return chunk * instances if chunk is not None and instances is not None else None
 
 
-def round_pool_bytes(ctx: AuditContext, target_bytes: int) -> int:
-    """The largest tidy, server-aligned pool size not above `target_bytes` (at least one step)."""
+def _multiple(value: int, step: int, up: bool) -> int:
+    return -(-value // step) * step if up else value // step * step
+
+
+def round_pool_bytes(ctx: AuditContext, target_bytes: int, *, up: bool = False) -> int:
+    """The largest tidy, server-aligned pool size not above `target_bytes` (at least one step);
+    with `up`, the smallest one not below it (a dataset must fit, a memory cap must not be crossed)."""
     step = GIB if target_bytes >= ctx.thresholds.buffer_pool.whole_gib_from_bytes else POOL_STEP_BYTES
-    size = max(step, target_bytes // step * step)
+    size = max(step, _multiple(target_bytes, step, up))
     for _ in range(3):  # instances (and so the unit) may change with the size itself
         unit = alignment_unit(ctx, size)
         if unit is None or size % unit == 0:
             break
         tidy = math.lcm(step, unit)
-        size = max(tidy, size // tidy * tidy)
+        size = max(tidy, _multiple(size, tidy, up))
     return size
 
 
@@ -114,32 +119,36 @@ def pool_target(ctx: AuditContext) -> PoolTarget | None:
     limits = ctx.thresholds.buffer_pool
     target = int(usable * limits.target_fraction_of_memory)
     reasons = [f"{limits.target_fraction_of_memory:.0%} of usable memory is {describe_bytes(target)}"]
+    memory_target, fit_dataset = target, False
     evidence = [Evidence("usable memory", describe_bytes(usable), "hardware memory")]
     if ctx.schema is not None:
         data = ctx.schema.innodb_data_and_index_bytes
         evidence.append(Evidence("InnoDB data + indexes", describe_bytes(data), "schema facts"))
         if data and data * limits.dataset_headroom < target:
-            target = int(data * limits.dataset_headroom)
+            target, fit_dataset = int(data * limits.dataset_headroom), True
             reasons.append(f"the whole InnoDB dataset plus headroom needs only {describe_bytes(target)}")
     budget = memory_budget(ctx)
     if budget is not None and budget.pool_room_bytes < target:
         others = budget.worst_case_bytes - budget.pool_bytes
         floor = int(target * limits.undersized_fraction_of_target)
         if budget.pool_room_bytes >= floor:
-            target = budget.pool_room_bytes
+            target, fit_dataset = budget.pool_room_bytes, False
             reasons.append(
                 f"memory caps the buffer pool: everything else may take {describe_bytes(others)} at "
                 f"max_connections={budget.max_connections}, which leaves {describe_bytes(target)} within "
                 f"the {describe_bytes(budget.limit_bytes)} memory limit"
             )
         else:  # the other buffers alone overcommit memory: size the pool as if they were fixed
-            target = floor
+            target, fit_dataset = floor, False
             reasons.append(
                 f"everything else may take {describe_bytes(others)} at max_connections="
                 f"{budget.max_connections}, too much to leave the pool a sensible share; this size assumes "
                 "those buffers are brought down (see memory.overcommitted)"
             )
-    return PoolTarget(round_pool_bytes(ctx, target), target, "; ".join(reasons), tuple(evidence))
+    size = round_pool_bytes(ctx, target, up=fit_dataset)
+    if size > memory_target:
+        size = round_pool_bytes(ctx, target)
+    return PoolTarget(size, target, "; ".join(reasons), tuple(evidence))
 
 
 Verdict = Literal["short", "enough", "unknown"]

@@ -21,9 +21,13 @@ def _read(path: str | None) -> str | None:
 
 
 @click.command(name="audit")
-@click.option("--mycnf", "mycnf", multiple=True, type=click.Path(dir_okay=False), help="An option file (repeatable).")
+@click.option(
+    "--mycnf", "mycnf", multiple=True, type=click.Path(dir_okay=False), help="An option file (repeatable)."
+)
 @click.option("--variables", type=click.Path(dir_okay=False), help="SHOW GLOBAL VARIABLES output.")
-@click.option("--status", multiple=True, type=click.Path(dir_okay=False), help="SHOW GLOBAL STATUS (once or twice).")
+@click.option(
+    "--status", multiple=True, type=click.Path(dir_okay=False), help="SHOW GLOBAL STATUS (once or twice)."
+)
 @click.option("--innodb-status", type=click.Path(dir_okay=False), help="SHOW ENGINE INNODB STATUS output.")
 @click.option("--schema", type=click.Path(dir_okay=False), help="Schema facts (JSON or the documented TSV).")
 @click.option("--hardware", type=click.Path(dir_okay=False), help="Hardware spec as JSON.")
@@ -34,7 +38,9 @@ def _read(path: str | None) -> str | None:
 @click.option("--server-version", help="e.g. 8.0.36 or 10.11.6-MariaDB (default: from --variables).")
 @click.option("--role", type=click.Choice(["primary", "replica", "standalone"]), default="standalone")
 @click.option("--profile", type=click.Choice(["production", "ci"]), default="production")
-@click.option("--format", "output_format", type=click.Choice(["text", "json", "diff", "mycnf"]), default="text")
+@click.option(
+    "--format", "output_format", type=click.Choice(["text", "json", "diff", "mycnf"]), default="text"
+)
 def audit_command(
     mycnf: tuple[str, ...],
     variables: str | None,

@@ -96,8 +96,8 @@ def allocator(ctx: AuditContext) -> Iterator[Proposal]:
         title="jemalloc or tcmalloc would serve this many-core server better",
         rationale=f"{what}, on {cpus} CPUs with up to {running} queries running at once. glibc's malloc "
         "contends and fragments at that concurrency; preloading jemalloc (LD_PRELOAD in a systemd override, "
-        "or malloc-lib under [mysqld_safe]) usually raises throughput and keeps memory flatter. Check with "
-        "`grep -E 'jemalloc|tcmalloc' /proc/$(pidof mysqld mariadbd)/maps`.",
+        "or malloc-lib under [mysqld_safe]) usually raises throughput and keeps memory flatter. Whether a "
+        "library is loaded shows in /proc/<server pid>/maps.",
         evidence=tuple(evidence),
         severity=severity,
     )

@@ -197,7 +197,11 @@ def purge_threads(ctx: AuditContext) -> Iterator[Proposal]:
         f"so purge itself is too slow for the change rate. {target} purge threads share the work.",
         evidence=(
             evidence,
-            Evidence("innodb_purge_threads", str(current), setting.where() if setting else ""),
+            Evidence(
+                "innodb_purge_threads",
+                str(current),
+                setting.where() if setting else "default for this version",
+            ),
         ),
         variable="innodb_purge_threads",
         recommended=str(target),
@@ -225,7 +229,9 @@ def max_purge_lag(ctx: AuditContext) -> Iterator[Proposal]:
         return
     length = int(evidence.value)
     setting = ctx.config.get("innodb_max_purge_lag")
-    lag_evidence = Evidence("innodb_max_purge_lag", str(lag), setting.where() if setting else "")
+    lag_evidence = Evidence(
+        "innodb_max_purge_lag", str(lag), setting.where() if setting else "default for this version"
+    )
     if lag and length > lag:
         yield Proposal(
             title="Row changes are being delayed to let purge catch up",

@@ -191,6 +191,7 @@ class Catalog:
         self._lines: dict[str, tuple[str, ...]] = {key: tuple(value) for key, value in lines.items()}
         self._specs: dict[tuple[str, str], _Spec | None] = {}
         self._facts: dict[tuple[str, str, VersionKey], VariableFacts | None] = {}
+        self._answers: dict[tuple[str, str, str, bool], VariableFacts | None] = {}
         self._names_for: dict[tuple[str, VersionKey], frozenset[str]] = {}
         self._accepted_for: dict[tuple[str, VersionKey], frozenset[str]] = {}
 
@@ -212,6 +213,16 @@ class Catalog:
     # ------------------------------------------------------------------ per version
     def lookup(self, name: str, version: ServerVersion) -> VariableFacts | None:
         """Facts as they hold at exactly `version`; None when the catalog has never heard of `name`."""
+        fast_key = (name, version.raw, version.flavor, version.patch_known)
+        if fast_key in self._answers:  # an audit asks the same few dozen names again and again
+            return self._answers[fast_key]
+        found = self._lookup(name, version)
+        if len(self._answers) > 100_000:  # a long-lived worker sees many versions: stay bounded
+            self._answers.clear()
+        self._answers[fast_key] = found
+        return found
+
+    def _lookup(self, name: str, version: ServerVersion) -> VariableFacts | None:
         key_name = normalize_name(name)
         cache_key = (key_name, version.flavor, version.key)
         if cache_key in self._facts:

@@ -35,7 +35,14 @@ CASES: list[tuple[str, str | None, str, int, int, int]] = [
     # Percona Server 5.1/5.5 release spellings (pt-mysql-summary samples in the corpus)
     ("5.1.61rel13.2", None, "percona", 5, 1, 61),
     ("5.1.61rel13.2-log", None, "percona", 5, 1, 61),
-    ("5.5.20-rel24.1", "Percona Server with XtraDB (GPL), Release rel24.1, Revision 217", "percona", 5, 5, 20),
+    (
+        "5.5.20-rel24.1",
+        "Percona Server with XtraDB (GPL), Release rel24.1, Revision 217",
+        "percona",
+        5,
+        5,
+        20,
+    ),
     ("5.5.28-23.7-log", None, "percona", 5, 5, 28),
     ("5.1.58-1ubuntu1-log", None, "mysql", 5, 1, 58),
     # --server-version spellings on the command line
