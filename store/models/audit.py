@@ -1,0 +1,54 @@
+"""One audit of a snapshot: its life (queued → running → succeeded | failed) and its results."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from store.base import Base
+from store.models._columns import JSONType, created_column, id_column
+
+AUDIT_STATUSES = ("queued", "running", "succeeded", "failed")
+
+
+class Audit(Base):
+    __tablename__ = "audits"
+    __table_args__ = (
+        UniqueConstraint("organization_id", "idempotency_key"),
+        Index("ix_audits_org_created", "organization_id", "created_at", "id"),
+        Index("ix_audits_server_created", "server_id", "created_at"),
+        Index("ix_audits_status_updated", "status", "updated_at"),
+        Index("ix_audits_org_severity", "organization_id", "worst_severity"),
+    )
+
+    id: Mapped[str] = id_column()
+    organization_id: Mapped[str] = mapped_column(
+        ForeignKey("organizations.id", ondelete="CASCADE"), nullable=False
+    )
+    server_id: Mapped[str | None] = mapped_column(ForeignKey("servers.id", ondelete="CASCADE"), nullable=True)
+    snapshot_id: Mapped[str] = mapped_column(ForeignKey("snapshots.id", ondelete="CASCADE"), nullable=False)
+    status: Mapped[str] = mapped_column(String(16), default="queued", nullable=False)
+    #: server facts the audit ran with (version, role, profile, hardware flags of a one-shot).
+    parameters: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict, nullable=False)
+    advisor_version: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    findings: Mapped[list[dict[str, Any]] | None] = mapped_column(JSONType, nullable=True)
+    diff: Mapped[str | None] = mapped_column(Text, nullable=True)
+    mycnf: Mapped[str | None] = mapped_column(Text, nullable=True)
+    warnings: Mapped[list[str] | None] = mapped_column(JSONType, nullable=True)
+    worst_severity: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    flavor: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    version: Mapped[str | None] = mapped_column(String(120), nullable=True)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0, nullable=False)
+    callback_url: Mapped[str | None] = mapped_column(String(2000), nullable=True)
+    callback_status: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    idempotency_key: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    #: SHA-256 of the request body that created it: the same key with another body is a 409.
+    request_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    created_at: Mapped[datetime] = created_column()
+    updated_at: Mapped[datetime] = created_column()
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -1,0 +1,32 @@
+"""What a user uploaded about a server at one moment, secrets redacted, validated by the parsers."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ForeignKey, Index, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from store.base import Base
+from store.models._columns import JSONType, created_column, id_column
+
+
+class Snapshot(Base):
+    __tablename__ = "snapshots"
+    __table_args__ = (Index("ix_snapshots_server_created", "server_id", "created_at"),)
+
+    id: Mapped[str] = id_column()
+    organization_id: Mapped[str] = mapped_column(
+        ForeignKey("organizations.id", ondelete="CASCADE"), index=True, nullable=False
+    )
+    #: None for the inputs of a one-shot `POST /v1/analyze`.
+    server_id: Mapped[str | None] = mapped_column(ForeignKey("servers.id", ondelete="CASCADE"), nullable=True)
+    #: {"mycnf": {path: text}, "variables": text|null, "status": [text, ...], "innodb_status": text|null,
+    #:  "schema": text|null, "hardware": text|null} — texts as uploaded, option-file secrets redacted.
+    inputs: Mapped[dict[str, Any]] = mapped_column(JSONType, nullable=False)
+    #: SHA-256 of the canonical inputs: an unchanged snapshot is not re-audited.
+    content_hash: Mapped[str] = mapped_column(String(64), nullable=False)
+    server_version: Mapped[str | None] = mapped_column(String(120), nullable=True)
+    warnings: Mapped[list[str]] = mapped_column(JSONType, default=list, nullable=False)
+    created_at: Mapped[datetime] = created_column()
