@@ -22,6 +22,7 @@ def upgrade() -> None:
         "organizations",
         sa.Column("id", sa.String(length=36), nullable=False),
         sa.Column("name", sa.String(length=200), nullable=False),
+        sa.Column("webhook_secret", sa.String(length=64), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_organizations")),
     )

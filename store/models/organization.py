@@ -16,6 +16,8 @@ class Organization(Base):
 
     id: Mapped[str] = id_column()
     name: Mapped[str] = mapped_column(String(200), nullable=False)
+    #: signs audit callbacks (HMAC-SHA256); shown to the organisation when it is created.
+    webhook_secret: Mapped[str] = mapped_column(String(64), nullable=False)
     created_at: Mapped[datetime] = created_column()
 
 
