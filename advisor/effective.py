@@ -107,6 +107,8 @@ def _file_entries(
         if facts is not None and (not facts.option_file_ok or facts.ignored):
             continue
         entries[name] = item.entry
+        for variable in catalog.variables_set_by(name, version):
+            entries.setdefault(variable, item.entry)  # the option sets a variable of another name
     return entries
 
 

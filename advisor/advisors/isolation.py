@@ -109,8 +109,8 @@ def read_committed_fails_without_binlog(ctx: AuditContext) -> Iterator[Proposal]
     What we recommend: binlog_format=ROW, harmless while the binary log is off; better, upgrade.
 
     Caveats: the default binlog_format was MIXED from 5.1.12 to 5.1.28, so this needs an explicit
-    STATEMENT there. We could not confirm a separate READ COMMITTED defect fixed in 5.1.37, so there
-    is no rule for one.
+    STATEMENT there. The per-row statement rescan of READ COMMITTED before 5.1.37 is
+    isolation.read_committed_statement_rescan.
     """
     evidence = _statement_conflict(ctx)
     if evidence is None or binlog_enabled(ctx) is not False:
@@ -123,6 +123,47 @@ def read_committed_fails_without_binlog(ctx: AuditContext) -> Iterator[Proposal]
         evidence=evidence,
         variable="binlog_format",
         recommended="ROW",
+    )
+
+
+@rule(
+    "isolation.read_committed_statement_rescan",
+    Severity.WARNING,
+    [
+        "https://dev.mysql.com/doc/refman/5.1/en/set-transaction.html",
+        "https://dev.mysql.com/doc/relnotes/mysql/5.1/en/news-5-1-37.html",
+    ],
+    versions=mysql_only((5, 0), (5, 1, 37)),
+)
+def read_committed_statement_rescan(ctx: AuditContext) -> Iterator[Proposal]:
+    """What it checks: the default isolation level is READ COMMITTED on MySQL 5.0 or 5.1 before 5.1.37.
+
+    Why it matters: in these releases InnoDB, at READ COMMITTED, decided how to lock a duplicate key by
+    looking at the statement's text (is it a REPLACE, an INSERT ... ON DUPLICATE KEY UPDATE, an
+    UPDATE?) for every row it touched. A big multi-row REPLACE, upsert or UPDATE therefore rescans its
+    own statement text once per row: the cost grows with rows × statement length, and bulk loads of
+    long multi-row statements crawl.
+
+    What we recommend: REPEATABLE READ (the default), or an upgrade to 5.1.37 or later where the
+    statement type is passed to InnoDB instead of being searched for in the text.
+
+    Caveats: the boundary is the one stated for this check by the InnoTune team; we did not find the
+    bug number in the release notes, so the references point at the isolation-level page and the
+    5.1.37 notes. Applications that rely on READ COMMITTED semantics must be checked before changing
+    the default.
+    """
+    setting = isolation_setting(ctx)
+    if setting is None or isolation_level(setting) != "READ-COMMITTED":
+        return
+    yield Proposal(
+        title="READ COMMITTED on this release rescans each statement's text per row",
+        rationale=f"On {ctx.version.describe()} InnoDB at READ COMMITTED searches the statement text "
+        "for every row a REPLACE, INSERT ... ON DUPLICATE KEY UPDATE or UPDATE touches, so large "
+        "multi-row statements slow down with their own length. REPEATABLE READ avoids it; 5.1.37 and "
+        "later fix it.",
+        evidence=(setting_evidence(setting),),
+        variable=_isolation_variable(ctx),
+        recommended="REPEATABLE-READ",
     )
 
 
@@ -270,6 +311,7 @@ def read_view_held(ctx: AuditContext) -> Iterator[Proposal]:
 RULES: tuple[Rule, ...] = (
     read_committed_statement_binlog,
     read_committed_fails_without_binlog,
+    read_committed_statement_rescan,
     loose_tx_isolation_ignored,
     serializable,
     read_view_held,

@@ -192,6 +192,7 @@ class Catalog:
         self._specs: dict[tuple[str, str], _Spec | None] = {}
         self._facts: dict[tuple[str, str, VersionKey], VariableFacts | None] = {}
         self._answers: dict[tuple[str, str, str, bool], VariableFacts | None] = {}
+        self._set_by: dict[tuple[str, VersionKey], dict[str, tuple[str, ...]]] = {}
         self._names_for: dict[tuple[str, VersionKey], frozenset[str]] = {}
         self._accepted_for: dict[tuple[str, VersionKey], frozenset[str]] = {}
 
@@ -279,6 +280,21 @@ class Catalog:
             found = frozenset(name for name in self._raw if self.accepts(name, version))
             self._accepted_for[cache_key] = found
         return found
+
+    def variables_set_by(self, option: str, version: ServerVersion) -> tuple[str, ...]:
+        """Variables an option of another name sets at this version (`transaction_isolation` sets
+        `tx_isolation` before MySQL 5.7.20)."""
+        cache_key = (version.flavor, version.key)
+        index = self._set_by.get(cache_key)
+        if index is None:
+            found: dict[str, list[str]] = {}
+            for name in self.names_for(version):
+                facts = self.lookup(name, version)
+                if facts is not None and facts.option_name and facts.option_name != name:
+                    found.setdefault(facts.option_name, []).append(name)
+            index = {key: tuple(sorted(names)) for key, names in found.items()}
+            self._set_by[cache_key] = index
+        return index.get(normalize_name(option), ())
 
     def suggest(self, name: str, version: ServerVersion, limit: int = 3) -> list[str]:
         """Return "did you mean" candidates for a name this version does not know: the successor of a renamed
