@@ -44,6 +44,7 @@ openapi: $(VENV)/.installed-dev
 ## Benchmarks: print figures and record them under bench/results/
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/audit_offline.py
+	$(BIN)/python bench/service_submit.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

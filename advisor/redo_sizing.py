@@ -91,7 +91,9 @@ def write_rate(ctx: AuditContext) -> tuple[float, Evidence] | None:
 
 def duration(size_bytes: int, bytes_per_second: float) -> str:
     """How long `size_bytes` of redo lasts at this rate, in words."""
-    minutes = size_bytes / bytes_per_second / 60 if bytes_per_second > 0 else float("inf")
+    if bytes_per_second <= 0:
+        return "indefinitely (no redo was written in the window)"
+    minutes = size_bytes / bytes_per_second / 60
     if minutes < 1:
         return "less than a minute"
     if minutes < 90:

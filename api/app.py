@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
+from api.limits import BodySizeLimitMiddleware
 from api.problems import install_problem_handlers
-from api.routers import health
+from api.ratelimit import TokenBucketLimiter
+from api.routers import analyze, audits, health, servers, snapshots
+from api.schemas.common import install_problem_schema
+from api.uploads import MAX_BODY_BYTES
 from conf.logging import configure_logging
 from conf.settings import get_settings
 
@@ -14,7 +18,7 @@ API_VERSION = "0.1.0"
 
 
 def create_app() -> FastAPI:
-    """Build the app: routers, problem+json handlers, logging."""
+    """Build the app: routers, problem+json handlers, body-size limit, rate limiter, logging."""
     settings = get_settings()
     configure_logging(settings.log_level, settings.log_format)
     app = FastAPI(
@@ -22,6 +26,12 @@ def create_app() -> FastAPI:
         version=API_VERSION,
         description="MySQL/InnoDB configuration audits: submit what you know of a server, get a diffed my.cnf.",
     )
+    app.state.rate_limiter = TokenBucketLimiter(settings.rate_limit_per_minute)
+    app.add_middleware(BodySizeLimitMiddleware, max_body_bytes=MAX_BODY_BYTES)
     install_problem_handlers(app)
     app.include_router(health.router)
+    for resource in (servers, snapshots, audits, analyze):
+        app.include_router(resource.router)
+    app.include_router(snapshots.by_id_router)
+    install_problem_schema(app)
     return app

@@ -7,6 +7,7 @@ import sys
 import click
 
 from cli.audit_command import audit_command
+from cli.collect_command import collect_command
 
 NOT_IMPLEMENTED_EXIT = 2
 
@@ -92,17 +93,35 @@ def admin() -> None:
 @admin.command("create-org")
 @click.argument("name")
 def create_org(name: str) -> None:
-    """Create an organisation and print its first API key as the last line."""
-    _not_implemented("admin create-org")
+    """Create an organisation and print its first API key as the last line.
 
+    Prints the organisation's id, its webhook secret (signs audit callbacks) and, last, the API key:
+    `innotune admin create-org acme | tail -n 1` is the key. Both secrets are shown only this once.
+    """
+    from conf.settings import get_settings
+    from services.errors import ServiceError
+    from services.orgs import create_organization
+    from store.db import build_engine, unit_of_work
 
-@cli.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
-def collect() -> None:
-    """Collect variables, status and InnoDB status from a running server."""
-    _not_implemented("collect")
+    settings = get_settings()
+    if settings.is_sqlite:  # the embedded default: make sure its database exists and is current
+        from store.migrate import upgrade
+
+        build_engine(settings.database_url).dispose()
+        upgrade(settings.database_url)
+    try:
+        with unit_of_work() as session:
+            organization, key = create_organization(session, name)
+            organization_id, webhook_secret = organization.id, organization.webhook_secret
+    except ServiceError as exc:
+        raise click.UsageError(exc.detail) from None
+    click.echo(f"organization_id: {organization_id}")
+    click.echo(f"webhook_secret: {webhook_secret}")
+    click.echo(key)
 
 
 cli.add_command(audit_command)
+cli.add_command(collect_command)
 
 
 def main() -> None:

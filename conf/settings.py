@@ -28,6 +28,21 @@ class Settings(BaseSettings):
     host: str = Field(default="127.0.0.1", alias="INNOTUNE_HOST")
     port: int = Field(default=8000, alias="INNOTUNE_PORT")
     readiness_timeout_seconds: float = Field(default=2.0, alias="INNOTUNE_READINESS_TIMEOUT")
+    # Audits and their workers (the service).
+    #: an audit queued or running longer than this is re-sent by the sweeper.
+    sweep_after_seconds: float = Field(default=60.0, alias="INNOTUNE_SWEEP_AFTER_SECONDS")
+    sweep_interval_seconds: float = Field(default=30.0, alias="INNOTUNE_SWEEP_INTERVAL_SECONDS")
+    #: runs started for one audit (worker deaths included) before it is marked failed.
+    audit_max_attempts: int = Field(default=3, alias="INNOTUNE_AUDIT_MAX_ATTEMPTS")
+    audit_soft_time_limit_seconds: float = Field(default=30.0, alias="INNOTUNE_AUDIT_SOFT_TIME_LIMIT")
+    audit_time_limit_seconds: float = Field(default=45.0, alias="INNOTUNE_AUDIT_TIME_LIMIT")
+    callback_timeout_seconds: float = Field(default=5.0, alias="INNOTUNE_CALLBACK_TIMEOUT")
+    #: Redis hands an unacknowledged task (its worker died) to another worker after this long.
+    broker_visibility_timeout_seconds: float = Field(
+        default=600.0, alias="INNOTUNE_BROKER_VISIBILITY_TIMEOUT"
+    )
+    #: API requests each API key may make per minute (a token bucket in each API process).
+    rate_limit_per_minute: int = Field(default=600, ge=1, alias="INNOTUNE_RATE_LIMIT_PER_MINUTE")
 
     @property
     def embedded(self) -> bool:

@@ -4,4 +4,6 @@ pytest_plugins = [
     "tests.fixtures.real_services",
     "tests.fixtures.settings",
     "tests.fixtures.worker_process",
+    "tests.fixtures.service_data",
+    "tests.fixtures.callbacks",
 ]

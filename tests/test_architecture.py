@@ -1,4 +1,5 @@
-"""The arrows: api → services → store → advisor, worker → services; the core imports no framework."""
+"""The arrows: api → services → store → advisor, worker → services, collector → advisor; the core
+imports no framework."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-OURS = {"advisor", "api", "worker", "store", "services", "cli", "conf", "migrations"}
+OURS = {"advisor", "api", "worker", "store", "services", "cli", "conf", "migrations", "collector"}
 ALLOWED_OURS = {
     "advisor": {"advisor"},
     "conf": {"conf"},
@@ -18,6 +19,8 @@ ALLOWED_OURS = {
     "worker": {"worker", "services", "store", "advisor", "conf"},
     "api": {"api", "services", "store", "advisor", "conf"},
     "migrations": {"migrations", "store", "conf"},
+    # The collector runs on database hosts: it may use the core and settings, never the service.
+    "collector": {"collector", "advisor", "conf"},
     "cli": OURS,
 }
 ADVISOR_THIRD_PARTY = {"pydantic", "pydantic_core", "typing_extensions"}

@@ -10,11 +10,27 @@ from conf.settings import Settings, get_settings
 
 
 def configure_celery(app: Celery, settings: Settings) -> None:
-    """(Re)apply the settings to the app: broker, queue, and eager mode for the embedded default."""
+    """(Re)apply the settings to the app: broker, queue, time limits, redelivery and the beat schedule."""
     app.conf.update(
         broker_url=settings.celery_broker_url or "memory://",
         task_default_queue=settings.celery_queue,
         task_always_eager=settings.embedded,
+        task_soft_time_limit=settings.audit_soft_time_limit_seconds,
+        task_time_limit=settings.audit_time_limit_seconds,
+        # With acks_late, a task whose worker died is handed out again once this much time has passed
+        # (checked at worker start and every few seconds); the sweeper covers anything longer.
+        broker_transport_options={
+            "visibility_timeout": settings.broker_visibility_timeout_seconds,
+            "unacked_restore_interval": 5,
+            "unacked_restore_throttle": 1,
+        },
+        beat_schedule={
+            "sweep-stuck-audits": {
+                "task": "audits.sweep",
+                "schedule": settings.sweep_interval_seconds,
+                "options": {"queue": settings.celery_queue, "expires": settings.sweep_interval_seconds},
+            }
+        },
     )
     if app._pool is not None:  # connections to the previous broker must not be reused
         app._pool.force_close_all()
@@ -29,8 +45,6 @@ def create_celery() -> Celery:
         task_reject_on_worker_lost=True,
         task_ignore_result=True,
         worker_prefetch_multiplier=1,
-        task_time_limit=120,
-        task_soft_time_limit=90,
         broker_connection_retry_on_startup=True,
         worker_hijack_root_logger=False,
         timezone="UTC",

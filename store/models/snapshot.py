@@ -23,7 +23,8 @@ class Snapshot(Base):
     #: None for the inputs of a one-shot `POST /v1/analyze`.
     server_id: Mapped[str | None] = mapped_column(ForeignKey("servers.id", ondelete="CASCADE"), nullable=True)
     #: {"mycnf": {path: text}, "variables": text|null, "status": [text, ...], "innodb_status": text|null,
-    #:  "schema": text|null, "hardware": text|null} — texts as uploaded, option-file secrets redacted.
+    #:  "schema": text|null, "hardware": text|null, "names": {input: file name} for error messages,
+    #:  "version_from_variables": text|null} — texts as uploaded, secrets redacted.
     inputs: Mapped[dict[str, Any]] = mapped_column(JSONType, nullable=False)
     #: SHA-256 of the canonical inputs: an unchanged snapshot is not re-audited.
     content_hash: Mapped[str] = mapped_column(String(64), nullable=False)

@@ -1,0 +1,211 @@
+"""Replace secrets (passwords, tokens, keys) in uploaded texts by `[REDACTED]`, keeping every other byte.
+
+The service runs this over option files (and variables dumps) before it stores, logs or returns
+anything, so a `[client] password = ...` line never reaches the database. It works line by line and
+never fails: a line it cannot read is left as it is, so redacting arbitrary text is safe and
+redacting twice changes nothing.
+
+What counts as a secret is decided by the option's name, normalised as the server reads names
+(lower case, `-` = `_`, a `loose-` prefix and command-line dashes removed):
+
+* `password`, `passwd`, `pass`, `pwd`, and names ending in `_password`, `_passwd`, `_pass`, `_pwd`,
+  `_passphrase` (`report_password`, `master-password`, `ssl-passphrase`, `keyring_..._password`);
+* names containing `secret` or ending in `_token` (`aws_key_management_secret_access_key`,
+  `keyring_hashicorp_secret_id`, `hashicorp_key_management_token`);
+* `wsrep_sst_auth` (`user:password`: only the part after the colon goes) and MariaDB's
+  `file_key_management_filekey`;
+* minus settings that merely mention passwords: plugin switches such as `mysql_native_password = ON`
+  and policies such as `disconnect_on_expired_password`.
+
+Option lines lose the value of a secret option (quotes kept); comments — whole-line or inline — lose
+the value of any `secret_name = value` they contain (`#password = x`, `MASTER_PASSWORD='x'`), because a
+commented-out password is still a password.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from advisor.inputs.optionsyntax import WHITESPACE, cut_comment, option_spans, quote_of
+
+REDACTED: Final = "[REDACTED]"
+
+_SECRET_NAMES: Final = frozenset(
+    {"password", "passwd", "pass", "pwd", "wsrep_sst_auth", "file_key_management_filekey"}
+)
+_SECRET_SUFFIXES: Final = ("_password", "_passwd", "_pass", "_pwd", "_passphrase", "_token")
+# Names that end like a secret but hold a switch, a policy or a plugin name.
+_NOT_SECRETS: Final = frozenset(
+    {
+        "ask_pass",
+        "caching_sha2_password",
+        "disconnect_on_expired_password",
+        "log_builtin_as_identified_by_password",
+        "mysql_native_password",
+        "sha256_password",
+        "strict_password_validation",
+        "validate_password",
+        "old_password",
+    }
+)
+# Options whose value is `user:password`: the user is worth keeping, the password is not.
+_USER_COLON_SECRET: Final = frozenset({"wsrep_sst_auth"})
+
+# `name = value` inside free text (comments): a quoted value, or a run up to a space, `,`, `;` or `#`.
+_COMMENT_ASSIGNMENT_RE: Final = re.compile(
+    r"(?P<name>[A-Za-z][A-Za-z0-9_.\-]*)[ \t]*=[ \t]*(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s,;#]+)"
+)
+# A word followed by a space or a colon and more text, on a line that is not `name = value`.
+_PROSE_NAME_RE: Final = re.compile(r"(?P<name>[A-Za-z\-][A-Za-z0-9_.\-]*)(?:[ \t]*:[ \t]*|[ \t]+)(?=\S)")
+# A variables dump row: `| name | value |`, `name<TAB>value`, `name   value`, CSV or JSON pairs.
+_VARIABLE_ROW_RE: Final = re.compile(
+    r"(?P<lead>[ \t|\"']*)(?P<name>[A-Za-z][A-Za-z0-9_.\-]*)"
+    r"(?P<sep>[\"']?(?:[ \t]*\|[ \t]*|[ \t]*[,:=][ \t]*|[ \t]+)[\"']?)"
+    r"(?P<value>.*?)(?P<tail>[\"']?[ \t]*[|,]?[ \t]*\r?)\Z"
+)
+_VERTICAL_NAME_RE: Final = re.compile(r"[ \t]*variable_name:[ \t]*(?P<name>\S+)[ \t]*\r?\Z", re.I)
+_VERTICAL_VALUE_RE: Final = re.compile(
+    r"(?P<lead>[ \t]*value:[ \t]*)(?P<value>.*?)(?P<tail>[ \t]*\r?)\Z", re.I
+)
+# Words one of which every secret name holds: lines without any are skipped without a closer look.
+_TRIGGER_RE: Final = re.compile(r"pass|pwd|secret|token|auth|filekey", re.I)
+
+
+def normalise_option_name(raw: str) -> str:
+    """`--Loose-Report-Password` → `report_password`: the name a secret check compares."""
+    name = raw.strip(WHITESPACE).lstrip("-").lower().replace("-", "_")
+    return name[6:] if name.startswith("loose_") else name
+
+
+def is_secret_option(name: str) -> bool:
+    """Does an option or variable of this name carry a secret (see the module docstring)?"""
+    key = normalise_option_name(name)
+    if key in _NOT_SECRETS:
+        return False
+    return key in _SECRET_NAMES or key.endswith(_SECRET_SUFFIXES) or "secret" in key
+
+
+def _redacted_value(name: str, raw_value: str) -> str:
+    """The replacement for one secret value as written: quotes kept, `user:` kept for user:password."""
+    quote = quote_of(raw_value)
+    inner = raw_value[1:-1] if quote else raw_value
+    if not inner or inner == REDACTED or inner.strip("*") == "":
+        return raw_value  # nothing to hide (empty, already redacted, or masked by the server)
+    key = normalise_option_name(name)
+    if key == "file_key_management_filekey" and inner.startswith("FILE:"):
+        return raw_value  # a path to the key, not the key
+    if key in _USER_COLON_SECRET and ":" in inner:
+        user, _, secret = inner.partition(":")
+        if not secret or secret == REDACTED:
+            return raw_value
+        return f"{quote}{user}:{REDACTED}{quote}"
+    return f"{quote}{REDACTED}{quote}"
+
+
+def _redact_comment(text: str) -> str:
+    """Hide the value of every `secret_name = value` in free text."""
+    if "=" not in text:
+        return text
+
+    def replace(match: re.Match[str]) -> str:
+        name, value = match.group("name"), match.group("value")
+        if not is_secret_option(name):
+            return match.group(0)
+        start = match.start("value") - match.start()
+        return match.group(0)[:start] + _redacted_value(name, value)
+
+    return _COMMENT_ASSIGNMENT_RE.sub(replace, text)
+
+
+def _redact_option_body(body: str) -> str:
+    """Hide the value of an option line's body (the line before its inline comment)."""
+    spans = option_spans(body)
+    if spans.equals < 0:
+        # `password hunter2` is not option syntax (the parser refuses the line and quotes it in its
+        # error), but a secret all the same: hide what follows the first secret name.
+        for match in _PROSE_NAME_RE.finditer(body, spans.name_start, spans.name_end):
+            if is_secret_option(match.group("name")):
+                value = body[match.end() : spans.name_end]
+                return (
+                    body[: match.end()] + _redacted_value(match.group("name"), value) + body[spans.name_end :]
+                )
+        return body
+    name = body[spans.name_start : spans.name_end]
+    raw_value = body[spans.value_start : spans.value_end]
+    if normalise_option_name(name) == "set_variable":  # MySQL 4 style: set-variable = name=value
+        replaced = _redact_option_body(raw_value)
+    elif is_secret_option(name):
+        replaced = _redacted_value(name, raw_value)
+    else:
+        return body
+    return body[: spans.value_start] + replaced + body[spans.value_end :]
+
+
+def _redact_option_line(line: str) -> str:
+    stripped = line.lstrip(WHITESPACE)
+    if not stripped:
+        return line
+    if stripped[0] in "#;[!":  # comments, group headers and directives: only `name = value` in them
+        return _redact_comment(line)
+    body = cut_comment(line)
+    comment = line[len(body) :]
+    return _redact_option_body(body) + (_redact_comment(comment) if comment else "")
+
+
+def redact_option_text(text: str) -> str:
+    """An option file's text with the value of every secret-bearing option replaced by `[REDACTED]`.
+
+    Every other byte (line endings, comments, spacing, quotes) is kept, so line numbers and the
+    file's layout stay as uploaded. Never raises; redacting twice gives the same text.
+    """
+    if not text:
+        return text
+    if _TRIGGER_RE.search(text) is None:
+        return text  # the common case: nothing that could be a secret, nothing to scan
+    return "\n".join(
+        _redact_option_line(line) if _TRIGGER_RE.search(line) else line for line in text.split("\n")
+    )
+
+
+def _redact_variable_row(line: str) -> str:
+    match = _VARIABLE_ROW_RE.match(line)
+    if match is None or not is_secret_option(match.group("name")):
+        return line
+    value = match.group("value")
+    replaced = _redacted_value(match.group("name"), value.strip(WHITESPACE))
+    if replaced == value.strip(WHITESPACE):
+        return line
+    return line[: match.start("value")] + replaced + line[match.end("value") :]
+
+
+def redact_variables_text(text: str) -> str:
+    """A SHOW VARIABLES dump with the value of secret variables (e.g. `report_password`) redacted.
+
+    Handles the mysql client's table, tab- and space-separated rows, `\\G` output and one-pair-per-
+    line CSV/JSON; a value the server already masks (`wsrep_sst_auth` shows `********`) stays. Never
+    raises; redacting twice gives the same text.
+    """
+    if not text:
+        return text
+    if _TRIGGER_RE.search(text) is None:
+        return text
+    lines = text.split("\n")
+    secret_name = ""  # `\G` output: the previous `Variable_name:` line named this secret
+    for index, line in enumerate(lines):
+        vertical = _VERTICAL_NAME_RE.match(line)
+        if vertical is not None:
+            secret_name = vertical.group("name") if is_secret_option(vertical.group("name")) else ""
+            continue
+        value = _VERTICAL_VALUE_RE.match(line) if secret_name else None
+        if value is not None:
+            replaced = _redacted_value(secret_name, value.group("value"))
+            lines[index] = line[: value.start("value")] + replaced + line[value.end("value") :]
+            secret_name = ""
+        elif _TRIGGER_RE.search(line):
+            lines[index] = _redact_variable_row(line)
+    return "\n".join(lines)
+
+
+#: The name the service's brief used for the dump redaction.
+redact_text_values = redact_variables_text

@@ -1,0 +1,1 @@
+"""Request and response bodies: input models forbid unknown fields; Create, Update and Read are separate."""

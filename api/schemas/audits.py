@@ -1,0 +1,82 @@
+"""Audits: their life (queued → running → succeeded | failed), timings and findings."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import AnyHttpUrl, ConfigDict, Field
+
+from api.schemas.common import AuditStatus, InputModel, ReadModel, Severity
+
+
+class AuditCreate(InputModel):
+    """Audit a server's snapshot (its latest when `snapshot_id` is omitted)."""
+
+    server_id: str = Field(min_length=1, max_length=36)
+    snapshot_id: str | None = Field(None, min_length=1, max_length=36)
+    callback_url: AnyHttpUrl | None = Field(
+        None, description="POSTed the audit when it finishes, signed with X-InnoTune-Signature."
+    )
+
+
+class EvidenceRead(ReadModel):
+    label: str
+    value: str
+    source: str
+
+
+class FindingRead(ReadModel):
+    """One finding, with the same fields as `innotune audit --format json`."""
+
+    model_config = ConfigDict(extra="allow")
+
+    advisor: str
+    rule: str
+    severity: Severity
+    title: str
+    rationale: str
+    evidence: list[EvidenceRead]
+    variable: str | None
+    current: str | None
+    recommended: str | None
+    restart_required: bool | None
+    apply_sql: str | None
+    references: list[str]
+    applies_to: str
+
+
+class ServerFacts(ReadModel):
+    flavor: str | None = None
+    version: str | None = None
+
+
+class AuditRead(ReadModel):
+    """An audit; `findings` is null until it has succeeded."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    id: str
+    status: AuditStatus
+    server_id: str | None
+    snapshot_id: str
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    duration_ms: int | None = Field(description="From started to finished.")
+    queued_ms: int | None = Field(None, description="From submitted to started.")
+    worst_severity: Severity | None
+    server: ServerFacts | None = Field(description="The flavor and version the audit ran with.")
+    findings: list[FindingRead] | None = Field(description="Most urgent first; empty until it has succeeded.")
+    warnings: list[str] | None
+    error: str | None = Field(description="Why a failed audit failed.")
+    attempts: int = 0
+    advisor_version: str | None = None
+    callback_status: str | None = None
+    links: dict[str, str] = Field(default_factory=dict)
+
+
+class AuditWithFiles(AuditRead):
+    """An audit with the unified diff and the recommended my.cnf (null until it has succeeded)."""
+
+    diff: str | None = None
+    mycnf: str | None = None

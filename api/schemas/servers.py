@@ -1,0 +1,74 @@
+"""Servers: what an organisation audits."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import Field, model_validator
+
+from advisor.inputs.hardware import HardwareSpec
+from api.schemas.common import Flavor, InputModel, Profile, ReadModel, Role
+
+HARDWARE_DESCRIPTION = "Sizes accept byte counts or `64G`-style strings; stored in bytes."
+
+
+class ServerCreate(InputModel):
+    name: str = Field(min_length=1, max_length=200, description="Unique within the organisation.")
+    labels: dict[str, str] = Field(default_factory=dict, description="Free-form key/value labels.")
+    flavor: Flavor | None = Field(None, description="Learned from the first upload when not given.")
+    version: str | None = Field(None, max_length=120, description="Learned from uploads when not given.")
+    hardware: HardwareSpec | None = Field(None, description=HARDWARE_DESCRIPTION)
+    role: Role = "standalone"
+    profile: Profile = "production"
+    fleet: str | None = Field(None, max_length=200, description="The fleet this server belongs to.")
+
+    def hardware_dict(self) -> dict[str, Any] | None:
+        return self.hardware.model_dump(exclude_none=True) if self.hardware else None
+
+
+#: fields a PATCH may set but never clear.
+_NOT_NULLABLE = ("name", "labels", "role", "profile")
+
+
+class ServerUpdate(InputModel):
+    """Only the fields present change; `null` clears flavor, version, hardware or fleet."""
+
+    name: str | None = Field(None, min_length=1, max_length=200)
+    labels: dict[str, str] | None = None
+    flavor: Flavor | None = None
+    version: str | None = Field(None, max_length=120)
+    hardware: HardwareSpec | None = Field(None, description=HARDWARE_DESCRIPTION)
+    role: Role | None = None
+    profile: Profile | None = None
+    fleet: str | None = Field(None, max_length=200)
+
+    @model_validator(mode="after")
+    def _required_fields_are_not_cleared(self) -> ServerUpdate:
+        cleared = [
+            name for name in _NOT_NULLABLE if name in self.model_fields_set and getattr(self, name) is None
+        ]
+        if cleared:
+            raise ValueError(f"{', '.join(cleared)} cannot be null")
+        return self
+
+    def changes(self) -> dict[str, Any]:
+        """The fields the client sent, hardware as a plain dict of bytes."""
+        changed: dict[str, Any] = {name: getattr(self, name) for name in self.model_fields_set}
+        if isinstance(changed.get("hardware"), HardwareSpec):
+            changed["hardware"] = changed["hardware"].model_dump(exclude_none=True)
+        return changed
+
+
+class ServerRead(ReadModel):
+    id: str
+    name: str
+    labels: dict[str, str]
+    flavor: str | None
+    version: str | None
+    hardware: dict[str, Any] | None
+    role: str
+    profile: str
+    fleet: str | None
+    created_at: datetime
+    updated_at: datetime

@@ -1,0 +1,210 @@
+"""Read a snapshot's inputs from a request body — JSON or multipart — into a `SnapshotUpload`.
+
+Multipart fields: `mycnf` (repeatable; the path is the upload's filename), `variables`,
+`status` (repeatable, oldest first), `innodb_status`, `schema`, `hardware`; each a file, or a
+plain text field. Sizes are checked before a file is read: over the limits is a 413.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+from dataclasses import asdict, dataclass
+from typing import Any, TypeVar
+
+from fastapi import Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, ValidationError
+from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException
+
+from api.deps import MULTIPART_MEDIA_TYPE, is_json, media_type
+from api.problems import Problem
+from api.schemas.snapshots import SnapshotCreate
+from services.snapshots import LIMITS, SnapshotUpload
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+TEXT_FIELDS = ("mycnf", "variables", "status", "innodb_status", "schema", "hardware")
+REPEATABLE_FIELDS = frozenset({"mycnf", "status"})
+#: a generous bound on plain (non-file) form fields: the analyze parameters are eight.
+MAX_FORM_FIELDS = 64
+#: total body: every file at its limit, plus room for multipart boundaries and form fields.
+MAX_BODY_BYTES = LIMITS.max_files * LIMITS.max_file_bytes + 1024 * 1024
+#: what a text field without a filename is called in error messages.
+DEFAULT_NAMES = {
+    "mycnf": "my.cnf",
+    "variables": "variables",
+    "status": "status",
+    "innodb_status": "innodb_status",
+    "schema": "schema",
+    "hardware": "hardware.json",
+}
+
+
+@dataclass(frozen=True)
+class NamedText:
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class UploadBody:
+    """What a body held: the snapshot's inputs and the plain form fields (or JSON members) beside them."""
+
+    upload: SnapshotUpload
+    fields: dict[str, Any]
+
+
+def _too_large(detail: str, file: str | None = None) -> Problem:
+    return Problem(413, detail, file=file)
+
+
+def _check_size(name: str, size_bytes: int) -> None:
+    if size_bytes > LIMITS.max_file_bytes:
+        raise _too_large(
+            f"{name} is {size_bytes} bytes; the limit is {LIMITS.max_file_bytes} bytes a file.", name
+        )
+
+
+def _check_count(texts: dict[str, list[NamedText]]) -> None:
+    count = sum(len(items) for items in texts.values())
+    if count > LIMITS.max_files:
+        raise _too_large(f"{count} files uploaded; the limit is {LIMITS.max_files} files.")
+    paths = [item.name for item in texts.get("mycnf", ())]
+    twice = sorted({path for path in paths if paths.count(path) > 1})
+    if twice:
+        raise Problem(422, f"Option file path uploaded twice: {twice[0]}.", file=twice[0], line=None)
+
+
+async def _read_part(field: str, value: UploadFile | str) -> NamedText:
+    """One multipart part as text, refused before reading when it declares a size over the limit."""
+    if isinstance(value, str):
+        _check_size(DEFAULT_NAMES[field], len(value.encode()))
+        return NamedText(DEFAULT_NAMES[field], value)
+    name = value.filename or DEFAULT_NAMES[field]
+    if value.size is not None:
+        _check_size(name, value.size)
+    data = await value.read(LIMITS.max_file_bytes + 1)
+    _check_size(name, len(data))
+    # Option files and dumps are ASCII in practice; a stray Latin-1 byte must not refuse the upload.
+    return NamedText(name, data.decode("utf-8", errors="replace"))
+
+
+async def _read_form(
+    request: Request, allowed_fields: frozenset[str]
+) -> tuple[dict[str, list[NamedText]], dict[str, Any]]:
+    texts: dict[str, list[NamedText]] = defaultdict(list)
+    fields: dict[str, Any] = {}
+    try:
+        form_context = request.form(
+            max_files=max(LIMITS.max_files * 4, 64), max_fields=MAX_FORM_FIELDS, max_part_size=MAX_BODY_BYTES
+        )
+        async with form_context as form:
+            for key, value in form.multi_items():
+                if key in TEXT_FIELDS:
+                    if key not in REPEATABLE_FIELDS and texts[key]:
+                        raise Problem(422, f"The field `{key}` may be sent once.")
+                    texts[key].append(await _read_part(key, value))
+                elif key in allowed_fields and isinstance(value, str):
+                    if key in fields:
+                        raise Problem(422, f"The field `{key}` may be sent once.")
+                    fields[key] = value
+                else:
+                    raise Problem(422, f"Unknown or misplaced form field `{key}`.")
+    except HTTPException as exc:
+        # Starlette refuses too many parts with a 400; for us that is a body over the limits.
+        if exc.status_code == 400 and "Too many files" in str(exc.detail):
+            raise _too_large(f"Too many files; the limit is {LIMITS.max_files}.") from None
+        raise
+    return texts, fields
+
+
+def _validate(model: type[ModelT], data: bytes | dict[str, Any]) -> ModelT:
+    try:
+        if isinstance(data, bytes):
+            return model.model_validate_json(data)
+        return model.model_validate(data)
+    except ValidationError as exc:
+        errors = [{**error, "loc": ("body", *error["loc"])} for error in exc.errors(include_url=False)]
+        raise RequestValidationError(errors) from None
+
+
+def _texts_from_json(body: SnapshotCreate) -> dict[str, list[NamedText]]:
+    texts: dict[str, list[NamedText]] = defaultdict(list)
+    texts["mycnf"] = [NamedText(path, text) for path, text in body.mycnf.items()]
+    texts["status"] = [NamedText(f"status[{index}]", text) for index, text in enumerate(body.status)]
+    for field, value in (
+        ("variables", body.variables),
+        ("innodb_status", body.innodb_status),
+        ("schema", body.schema_facts),
+    ):
+        if value is not None:
+            texts[field] = [NamedText(DEFAULT_NAMES[field], value)]
+    if body.hardware is not None:
+        # One member a line, so a bad member's line number points at it.
+        texts["hardware"] = [NamedText(DEFAULT_NAMES["hardware"], json.dumps(body.hardware, indent=2))]
+    for items in texts.values():
+        for item in items:
+            _check_size(item.name, len(item.text.encode()))
+    return texts
+
+
+def _single(texts: dict[str, list[NamedText]], field: str) -> NamedText | None:
+    items = texts.get(field) or []
+    return items[0] if items else None
+
+
+def _snapshot_upload(texts: dict[str, list[NamedText]]) -> SnapshotUpload:
+    _check_count(texts)
+    variables, innodb = _single(texts, "variables"), _single(texts, "innodb_status")
+    schema, hardware = _single(texts, "schema"), _single(texts, "hardware")
+    status = texts.get("status") or []
+    return SnapshotUpload(
+        mycnf={item.name: item.text for item in texts.get("mycnf") or []},
+        variables=variables.text if variables else None,
+        status=[item.text for item in status],
+        innodb_status=innodb.text if innodb else None,
+        schema=schema.text if schema else None,
+        hardware=hardware.text if hardware else None,
+        variables_name=variables.name if variables else DEFAULT_NAMES["variables"],
+        status_names=[item.name for item in status],
+        innodb_status_name=innodb.name if innodb else DEFAULT_NAMES["innodb_status"],
+        schema_name=schema.name if schema else DEFAULT_NAMES["schema"],
+        hardware_name=hardware.name if hardware else DEFAULT_NAMES["hardware"],
+    )
+
+
+async def read_upload(
+    request: Request,
+    json_model: type[SnapshotCreate] = SnapshotCreate,
+    form_fields: frozenset[str] = frozenset(),
+) -> UploadBody:
+    """The body as a SnapshotUpload plus the other fields (JSON members beyond the snapshot's,
+    or the allowed plain form fields); 415 when the body is neither JSON nor multipart."""
+    if is_json(request):
+        body = _validate(json_model, await request.body())
+        snapshot_fields = set(SnapshotCreate.model_fields)
+        others = {
+            name: getattr(body, name) for name in type(body).model_fields if name not in snapshot_fields
+        }
+        return UploadBody(_snapshot_upload(_texts_from_json(body)), others)
+    if media_type(request) == MULTIPART_MEDIA_TYPE:
+        texts, fields = await _read_form(request, form_fields)
+        return UploadBody(_snapshot_upload(texts), fields)
+    raise Problem(415, "Send the inputs as multipart/form-data or application/json.")
+
+
+def validate_fields(model: type[ModelT], fields: dict[str, Any]) -> ModelT:
+    """Validate plain form fields (or JSON members) against an input model: 422 naming the field."""
+    return _validate(model, fields)
+
+
+def request_hash(upload: SnapshotUpload, **extra: Any) -> str:
+    """SHA-256 of the canonical request: the same inputs hash the same whether sent as JSON or multipart."""
+    # File names only label error messages; the texts are what the audit depends on.
+    inputs = {key: value for key, value in asdict(upload).items() if not key.endswith(("_name", "_names"))}
+    canonical = {"inputs": inputs, **extra}
+    text = json.dumps(canonical, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()

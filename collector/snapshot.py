@@ -1,0 +1,161 @@
+"""Taking the snapshot: variables, two status samples `interval` seconds apart, InnoDB status and
+the schema facts, each as the text `innotune audit` reads, with secrets already stripped."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from collector.errors import CollectError
+from collector.redact import redact_variables, strip_innodb_status
+from collector.tsv import to_tsv
+
+NAME_VALUE_HEADER = ("Variable_name", "Value")
+#: ER_SPECIFIC_ACCESS_DENIED_ERROR (needs PROCESS), ER_TABLEACCESS_DENIED_ERROR, ER_DBACCESS_DENIED_ERROR.
+_ACCESS_DENIED = {1227, 1142, 1044}
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What was read from the server, as texts; None for what could not be read (see `notes`)."""
+
+    variables: str
+    status: tuple[str, str]
+    innodb_status: str | None
+    schema: str | None
+    server_version: str
+    server_hostname: str | None
+    datadir: str | None
+    #: When the first status sample was taken, UTC, ISO 8601.
+    collected_at: str
+    interval_seconds: int
+    #: Lines removed from the InnoDB status (statements, record dumps).
+    innodb_lines_removed: int
+    #: Variables whose values were replaced by ********.
+    redacted_variables: tuple[str, ...]
+    #: What the user should know: a privilege missing, a section not collected.
+    notes: tuple[str, ...] = ()
+
+
+@cache
+def schema_query() -> str:
+    """The schema-facts query of docs/schema-facts.md, without its final semicolon."""
+    text = resources.files("collector").joinpath("schema_query.sql").read_text(encoding="utf-8")
+    return text.strip().rstrip(";")
+
+
+def _error_code(exc: Exception) -> int | None:
+    code = exc.args[0] if exc.args else None
+    return code if isinstance(code, int) else None
+
+
+def _rows(connection: Any, statement: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """(column names, rows) of one statement."""
+    with connection.cursor() as cursor:
+        cursor.execute(statement)
+        header = [column[0] for column in cursor.description or ()]
+        return header, list(cursor.fetchall())
+
+
+def _name_values(connection: Any, statement: str) -> list[tuple[str, str]]:
+    import pymysql
+
+    try:
+        _, rows = _rows(connection, statement)
+    except pymysql.err.MySQLError as exc:
+        raise CollectError(f"{statement} failed: {exc.args[-1]}") from None
+    return [(str(name), "" if value is None else str(value)) for name, value, *_ in rows]
+
+
+def _innodb_status(connection: Any, notes: list[str]) -> tuple[str | None, int]:
+    """The stripped SHOW ENGINE INNODB STATUS text and the number of lines removed."""
+    import pymysql
+
+    try:
+        _, rows = _rows(connection, "SHOW ENGINE INNODB STATUS")
+    except pymysql.err.MySQLError as exc:
+        if _error_code(exc) not in _ACCESS_DENIED:
+            raise CollectError(f"SHOW ENGINE INNODB STATUS failed: {exc.args[-1]}") from None
+        notes.append("InnoDB status not collected: the user lacks the PROCESS privilege")
+        return None, 0
+    if not rows or rows[0][2] is None:
+        notes.append("InnoDB status not collected: the server printed none (InnoDB disabled?)")
+        return None, 0
+    raw = rows[0][2]
+    text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes | bytearray) else str(raw)
+    return strip_innodb_status(text)
+
+
+def _schema_facts(connection: Any, variables: dict[str, str], notes: list[str]) -> str | None:
+    """The schema-facts query's result as `mysql -B` TSV; None when the user may not run it."""
+    import pymysql
+
+    if "information_schema_stats_expiry" in variables:
+        # MySQL 8.0+ caches table sizes for a day by default; a session setting needs no privilege.
+        try:
+            _rows(connection, "SET SESSION information_schema_stats_expiry = 0")
+        except pymysql.err.MySQLError:
+            notes.append("schema facts: table sizes may be up to information_schema_stats_expiry old")
+    try:
+        header, rows = _rows(connection, schema_query())
+    except pymysql.err.MySQLError as exc:
+        if _error_code(exc) not in _ACCESS_DENIED:
+            raise CollectError(f"the schema-facts query failed: {exc.args[-1]}") from None
+        notes.append(f"schema facts not collected: {exc.args[-1]}")
+        return None
+    if not rows:
+        # No file rather than an empty one: the audit would take "no tables" for a tiny dataset.
+        notes.append(
+            "schema facts not collected: no table is visible to this user (grant SELECT on the schemas)"
+        )
+        return None
+    return to_tsv(header, rows)
+
+
+def take_snapshot(
+    connection: Any,
+    interval_seconds: int,
+    *,
+    sleep: Callable[[float], None] = time.sleep,
+    on_wait: Callable[[int], None] | None = None,
+) -> Snapshot:
+    """Read everything the audit uses. Status is sampled twice, the second sample starting
+    `interval_seconds` after the first did; `on_wait` is told before the wait (for a progress line).
+
+    Raises CollectError when the server refuses SHOW GLOBAL VARIABLES or STATUS; a missing PROCESS
+    privilege or invisible schemas only leave those parts out (with a note).
+    """
+    notes: list[str] = []
+    variable_rows = _name_values(connection, "SHOW GLOBAL VARIABLES")
+    redacted = redact_variables(variable_rows)
+    variables = {name.lower(): value for name, value in variable_rows}
+    started = time.monotonic()
+    collected_at = datetime.now(UTC).isoformat(timespec="seconds")
+    first_status = _name_values(connection, "SHOW GLOBAL STATUS")
+    if on_wait is not None:
+        on_wait(interval_seconds)
+    sleep(max(0.0, interval_seconds - (time.monotonic() - started)))
+    second_status = _name_values(connection, "SHOW GLOBAL STATUS")
+    innodb_status, removed = _innodb_status(connection, notes)
+    schema = _schema_facts(connection, variables, notes)
+    return Snapshot(
+        variables=to_tsv(NAME_VALUE_HEADER, redacted),
+        status=(to_tsv(NAME_VALUE_HEADER, first_status), to_tsv(NAME_VALUE_HEADER, second_status)),
+        innodb_status=innodb_status,
+        schema=schema,
+        server_version=variables.get("version", "unknown"),
+        server_hostname=variables.get("hostname"),
+        datadir=variables.get("datadir"),
+        collected_at=collected_at,
+        interval_seconds=interval_seconds,
+        innodb_lines_removed=removed,
+        redacted_variables=tuple(
+            name for (name, value), (_, shown) in zip(variable_rows, redacted, strict=True) if value != shown
+        ),
+        notes=tuple(notes),
+    )

@@ -1,0 +1,232 @@
+"""Audits: submitted against a server's snapshot or one-shot, queued, run by a worker, listed.
+
+The submitting caller commits the queued audit and only then calls `services.queue.enqueue_audit`,
+so a worker never looks for an audit that is not there yet.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from services.audit_runs import execute_audit, find_stuck_audits
+from services.audit_view import audit_as_dict
+from services.errors import Conflict, InvalidInput, NotFound
+from services.pagination import Page, after, check_limit, make_page
+from services.servers import PROFILES, ROLES, get_server
+from services.snapshots import SnapshotUpload, build_snapshot
+from store.models import AUDIT_STATUSES, Audit, Server, Snapshot
+from store.models._columns import new_id, utcnow
+from store.repositories import audits as repository
+from store.repositories import snapshots as snapshot_repository
+
+__all__ = [
+    "ANALYZE_PARAMETERS",
+    "SEVERITIES",
+    "analyze",
+    "audit_as_dict",
+    "execute_audit",
+    "find_stuck_audits",
+    "get_audit",
+    "list_audits",
+    "submit_audit",
+]
+
+ANALYZE_PARAMETERS = frozenset(
+    {"server_version", "role", "profile", "memory", "memory_limit", "cpus", "storage"}
+)
+SEVERITIES = ("critical", "warning", "notice", "info")
+MAX_CALLBACK_URL_CHARS = 2000
+MAX_IDEMPOTENCY_KEY_CHARS = 200
+
+
+def _check_callback_url(url: str | None) -> str | None:
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or len(url) > MAX_CALLBACK_URL_CHARS:
+        raise InvalidInput(
+            f"callback_url must be an http(s) URL of at most {MAX_CALLBACK_URL_CHARS} characters"
+        )
+    return url
+
+
+def _replayed(session: Session, org_id: str, key: str | None, request_hash: str | None) -> Audit | None:
+    """The audit an earlier request with this idempotency key made; Conflict when the body differs."""
+    if key is None:
+        return None
+    if not key or len(key) > MAX_IDEMPOTENCY_KEY_CHARS:
+        raise InvalidInput(f"an Idempotency-Key has 1 to {MAX_IDEMPOTENCY_KEY_CHARS} characters")
+    existing = repository.audit_by_idempotency_key(session, org_id, key)
+    if existing is not None and existing.request_hash != request_hash:
+        raise Conflict("this Idempotency-Key was used with a different request")
+    return existing
+
+
+def _insert(session: Session, audit: Audit, snapshot: Snapshot | None = None) -> tuple[Audit, bool]:
+    """Insert the audit (after a one-shot's snapshot); a concurrent twin with the same key wins."""
+
+    def insert() -> None:
+        # No ORM relationships: flush the snapshot first so the audit's foreign key finds it.
+        for row in (snapshot, audit):
+            if row is not None:
+                session.add(row)
+                session.flush()
+
+    if audit.idempotency_key is None or session.get_bind().dialect.name == "sqlite":
+        insert()  # SQLite serialises writers: the check in _replayed cannot race
+        return audit, True
+    try:
+        with session.begin_nested():
+            insert()
+    except IntegrityError:
+        twin = _replayed(session, audit.organization_id, audit.idempotency_key, audit.request_hash)
+        if twin is None:
+            raise
+        return twin, False
+    return audit, True
+
+
+def _queued_audit(org_id: str, snapshot: Snapshot, parameters: dict[str, Any], **fields: Any) -> Audit:
+    now = utcnow()
+    return Audit(
+        id=new_id(),
+        organization_id=org_id,
+        server_id=snapshot.server_id,
+        snapshot_id=snapshot.id,
+        status="queued",
+        parameters=parameters,
+        attempts=0,
+        created_at=now,
+        updated_at=now,
+        **fields,
+    )
+
+
+def server_parameters(server: Server, snapshot: Snapshot) -> dict[str, Any]:
+    """What the audit of a server's snapshot runs with: the server's facts as they are now."""
+    from_variables = bool(snapshot.inputs.get("version_from_variables"))
+    return {
+        "server_version": None if from_variables else (server.version or snapshot.server_version),
+        "role": server.role,
+        "profile": server.profile,
+        "hardware": server.hardware,
+    }
+
+
+def submit_audit(
+    session: Session,
+    org_id: str,
+    *,
+    server_id: str,
+    snapshot_id: str | None,
+    callback_url: str | None,
+    idempotency_key: str | None,
+    request_hash: str | None,
+) -> tuple[Audit, bool]:
+    """Queue an audit of the server's snapshot (its latest when None); (audit, created)."""
+    replayed = _replayed(session, org_id, idempotency_key, request_hash)
+    if replayed is not None:
+        return replayed, False
+    server = get_server(session, org_id, server_id)
+    if snapshot_id is None:
+        snapshot = snapshot_repository.latest_snapshot(session, org_id, server.id)
+        if snapshot is None:
+            raise InvalidInput(f"server {server.id} has no snapshot yet: upload one first")
+    else:
+        snapshot = snapshot_repository.get_snapshot(session, org_id, snapshot_id)
+        if snapshot is None or snapshot.server_id != server.id:
+            raise NotFound(f"no snapshot {snapshot_id} of server {server.id}")
+    audit = _queued_audit(
+        org_id,
+        snapshot,
+        server_parameters(server, snapshot),
+        callback_url=_check_callback_url(callback_url),
+        idempotency_key=idempotency_key,
+        request_hash=request_hash,
+    )
+    return _insert(session, audit)
+
+
+def _check_parameters(parameters: dict[str, Any]) -> dict[str, Any]:
+    unknown = set(parameters) - ANALYZE_PARAMETERS
+    if unknown:
+        raise InvalidInput(f"unknown parameter(s): {', '.join(sorted(unknown))}")
+    given = {name: value for name, value in parameters.items() if value is not None}
+    if given.get("role", "standalone") not in ROLES:
+        raise InvalidInput(f"role must be one of {', '.join(ROLES)}")
+    if given.get("profile", "production") not in PROFILES:
+        raise InvalidInput(f"profile must be one of {', '.join(PROFILES)}")
+    if "cpus" in given and (not isinstance(given["cpus"], int) or isinstance(given["cpus"], bool)):
+        raise InvalidInput("cpus must be a whole number")
+    for name in ("server_version", "memory", "memory_limit", "storage"):
+        if name in given and (not isinstance(given[name], str) or len(given[name]) > 120):
+            raise InvalidInput(f"{name} must be text of at most 120 characters")
+    return given
+
+
+def analyze(
+    session: Session,
+    org_id: str,
+    upload: SnapshotUpload,
+    parameters: dict[str, Any],
+    *,
+    callback_url: str | None,
+    idempotency_key: str | None,
+    request_hash: str | None,
+) -> tuple[Audit, bool]:
+    """Queue a one-shot audit of an upload, stored as a server-less snapshot; (audit, created)."""
+    replayed = _replayed(session, org_id, idempotency_key, request_hash)
+    if replayed is not None:
+        return replayed, False
+    checked = _check_parameters(parameters)
+    url = _check_callback_url(callback_url)
+    snapshot, _version = build_snapshot(org_id, None, upload, checked)
+    snapshot.id = new_id()
+    audit = _queued_audit(
+        org_id,
+        snapshot,
+        checked,
+        callback_url=url,
+        idempotency_key=idempotency_key,
+        request_hash=request_hash,
+    )
+    return _insert(session, audit, snapshot)
+
+
+def get_audit(session: Session, org_id: str, audit_id: str) -> Audit:
+    """The organisation's audit, or NotFound."""
+    audit = repository.get_audit(session, org_id, audit_id)
+    if audit is None:
+        raise NotFound(f"no audit {audit_id}")
+    return audit
+
+
+def list_audits(
+    session: Session,
+    org_id: str,
+    *,
+    server_id: str | None,
+    status: str | None,
+    severity: str | None,
+    cursor: str | None,
+    limit: int,
+) -> Page[Audit]:
+    """The organisation's audits, oldest first, filtered by server, status and worst severity."""
+    if status is not None and status not in AUDIT_STATUSES:
+        raise InvalidInput(f"status must be one of {', '.join(AUDIT_STATUSES)}")
+    if severity is not None and severity not in SEVERITIES:
+        raise InvalidInput(f"severity must be one of {', '.join(SEVERITIES)}")
+    rows = repository.list_audits(
+        session,
+        org_id,
+        server_id=server_id,
+        status=status,
+        severity=severity,
+        after=after(cursor),
+        limit=check_limit(limit),
+    )
+    return make_page(rows, limit, lambda audit: (audit.created_at, audit.id))

@@ -1,0 +1,96 @@
+"""Units of work around the audit services, for the Celery worker and the embedded in-process queue.
+
+The services never commit; this module is their caller when no HTTP request is: it commits
+"running" before the advisor runs (so the status is visible), the results after, and a failure
+mark when running raised. Nothing here raises for a failed audit: the audit row says it failed.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from conf.settings import get_settings
+from services.audit_runs import (
+    RunDecision,
+    SweepOutcome,
+    callback_target,
+    execute_audit,
+    mark_failed,
+    mark_running,
+    record_callback_status,
+    short_error,
+    sweep_stuck_audits,
+)
+from store.db import unit_of_work
+
+logger = logging.getLogger(__name__)
+
+
+def run_audit_job(audit_id: str, *, time_limit_errors: tuple[type[BaseException], ...] = ()) -> bool:
+    """Mark the audit running, run it, store the outcome; True when it ended with a callback due.
+
+    `time_limit_errors` are the exceptions a time limit raises inside the job (Celery's
+    SoftTimeLimitExceeded): they fail the audit with a message saying so.
+    """
+    settings = get_settings()
+    with unit_of_work() as session:
+        decision = mark_running(session, audit_id, max_attempts=settings.audit_max_attempts)
+    if decision is RunDecision.SKIP:
+        return False
+    if decision is RunDecision.GAVE_UP:
+        logger.warning("audit %s failed: out of attempts", audit_id)
+        return True
+    try:
+        with unit_of_work() as session:
+            audit = execute_audit(session, audit_id)
+            callback_due = audit is not None and audit.callback_url is not None
+    except time_limit_errors:
+        limit = settings.audit_soft_time_limit_seconds
+        return _fail(audit_id, f"the audit ran past its time limit of {limit:g} s")
+    except Exception as exc:  # a bug or an outage: the audit must say failed, the log keeps the traceback
+        logger.exception("audit %s raised while running", audit_id)
+        return _fail(audit_id, short_error(exc))
+    return callback_due
+
+
+def _fail(audit_id: str, error: str) -> bool:
+    with unit_of_work() as session:
+        audit = mark_failed(session, audit_id, error)
+        return audit is not None and audit.callback_url is not None
+
+
+def deliver_callback(audit_id: str) -> str | None:
+    """POST the finished audit to its callback URL and record the outcome; None when it has none."""
+    from services.callbacks import send_callback
+
+    with unit_of_work() as session:
+        target = callback_target(session, audit_id)
+    if target is None:
+        return None
+    status = send_callback(
+        target.payload, target.url, target.secret, timeout_seconds=get_settings().callback_timeout_seconds
+    )
+    with unit_of_work() as session:
+        record_callback_status(session, audit_id, status)
+    logger.info("audit %s callback: %s", audit_id, status)
+    return status
+
+
+def sweep_once() -> SweepOutcome:
+    """Re-send audits stuck in queued or running; fail those out of attempts and send their callbacks."""
+    from services.queue import enqueue_audit, enqueue_callback
+
+    settings = get_settings()
+    with unit_of_work() as session:
+        outcome = sweep_stuck_audits(
+            session, older_than_seconds=settings.sweep_after_seconds, max_attempts=settings.audit_max_attempts
+        )
+    for audit_id in outcome.resend:
+        enqueue_audit(audit_id)
+    for audit_id in outcome.gave_up:
+        enqueue_callback(audit_id)
+    if outcome.resend or outcome.gave_up:
+        logger.warning(
+            "sweeper re-sent %d audit(s), gave up on %d", len(outcome.resend), len(outcome.gave_up)
+        )
+    return outcome

@@ -1,0 +1,249 @@
+"""Snapshots: uploads checked against the limits, redacted, validated by the advisor's parsers, stored.
+
+Secrets are redacted FIRST: validation errors quote lines of the upload, and an error message is
+something we return and log, so it must never see a password either.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.orm import Session
+
+from advisor.errors import InputError
+from services.errors import InvalidInput, NotFound, TooLarge
+from services.pagination import Page, after, check_limit, make_page
+from store.models import Snapshot
+from store.repositories import snapshots as repository
+
+if TYPE_CHECKING:
+    from advisor.audit import AuditInputs
+    from advisor.version import ServerVersion
+    from store.models import Server
+
+MiB = 1024 * 1024
+MAX_NAME_CHARS = 255
+
+
+@dataclass(frozen=True)
+class SnapshotLimits:
+    """What one upload may hold: bytes per file (UTF-8) and files in all."""
+
+    max_file_bytes: int = 2 * MiB
+    max_files: int = 16
+    max_status_files: int = 2
+
+
+LIMITS = SnapshotLimits()
+
+
+@dataclass
+class SnapshotUpload:
+    """What a user uploads about a server: texts as sent, with the names errors should use."""
+
+    mycnf: dict[str, str] = field(default_factory=dict)
+    variables: str | None = None
+    status: list[str] = field(default_factory=list)
+    innodb_status: str | None = None
+    schema: str | None = None
+    hardware: str | None = None
+    variables_name: str = "variables"
+    status_names: list[str] = field(default_factory=list)
+    innodb_status_name: str = "innodb_status"
+    schema_name: str = "schema"
+    hardware_name: str = "hardware.json"
+
+    def status_file_names(self) -> list[str]:
+        """One name per status dump: the given ones, `statusN` for the rest."""
+        given = self.status_names
+        return [given[i] if i < len(given) else f"status{i + 1}" for i in range(len(self.status))]
+
+    def files(self) -> list[tuple[str, str]]:
+        """(name, text) of every uploaded file."""
+        found = list(self.mycnf.items())
+        found += list(zip(self.status_file_names(), self.status, strict=True))
+        for name, text in (
+            (self.variables_name, self.variables),
+            (self.innodb_status_name, self.innodb_status),
+            (self.schema_name, self.schema),
+            (self.hardware_name, self.hardware),
+        ):
+            if text is not None:
+                found.append((name, text))
+        return found
+
+
+def check_limits(upload: SnapshotUpload, limits: SnapshotLimits = LIMITS) -> None:
+    """TooLarge over the limits; InvalidInput for text PostgreSQL cannot store (NUL, lone surrogates)."""
+    files = upload.files()
+    if len(files) > limits.max_files:
+        raise TooLarge(f"{len(files)} files uploaded; the limit is {limits.max_files}")
+    if len(upload.status) > limits.max_status_files:
+        raise InvalidInput(f"status takes one or two SHOW GLOBAL STATUS dumps, not {len(upload.status)}")
+    if not upload.mycnf and upload.variables is None:
+        raise InvalidInput("upload at least an option file (mycnf) or a SHOW GLOBAL VARIABLES dump")
+    for name, text in files:
+        if not isinstance(name, str) or not name or len(name) > MAX_NAME_CHARS:
+            raise InvalidInput(f"file names must have 1 to {MAX_NAME_CHARS} characters")
+        if not isinstance(text, str):
+            raise InvalidInput(f"{name}: must be text", file=name)
+        if len(text) > limits.max_file_bytes:  # characters ≤ bytes: over for sure, skip encoding
+            raise TooLarge(f"{name}: over the limit of {limits.max_file_bytes // MiB} MiB per file")
+        try:
+            size = len(text.encode("utf-8")) if len(text) * 4 > limits.max_file_bytes else 0
+        except UnicodeEncodeError:
+            raise InvalidInput(f"{name}: not valid UTF-8 text", file=name) from None
+        if size > limits.max_file_bytes:
+            raise TooLarge(
+                f"{name}: {size / MiB:.1f} MiB is over the limit of {limits.max_file_bytes // MiB} MiB"
+            )
+        if "\x00" in text:
+            raise InvalidInput(f"{name}: binary content (NUL bytes) is not a text dump", file=name)
+
+
+def stored_inputs(upload: SnapshotUpload) -> dict[str, Any]:
+    """The inputs as stored: option files and variables redacted, with the names errors use."""
+    from advisor.redact import redact_option_text, redact_variables_text
+
+    return {
+        "mycnf": {path: redact_option_text(text) for path, text in upload.mycnf.items()},
+        "variables": redact_variables_text(upload.variables) if upload.variables is not None else None,
+        "status": list(upload.status),
+        "innodb_status": upload.innodb_status,
+        "schema": upload.schema,
+        "hardware": upload.hardware,
+        "names": {
+            "variables": upload.variables_name,
+            "status": upload.status_file_names(),
+            "innodb_status": upload.innodb_status_name,
+            "schema": upload.schema_name,
+            "hardware": upload.hardware_name,
+        },
+    }
+
+
+def audit_inputs(inputs: dict[str, Any], parameters: dict[str, Any]) -> AuditInputs:
+    """The advisor's inputs for stored snapshot inputs and an audit's parameters."""
+    from advisor.audit import AuditInputs
+
+    names = inputs.get("names") or {}
+    hardware = inputs.get("hardware")
+    if hardware is None and parameters.get("hardware"):
+        hardware = json.dumps(parameters["hardware"])
+    return AuditInputs(
+        mycnf=inputs.get("mycnf") or {},
+        variables=inputs.get("variables"),
+        status=tuple(inputs.get("status") or ()),
+        innodb_status=inputs.get("innodb_status"),
+        schema=inputs.get("schema"),
+        hardware=hardware,
+        memory=parameters.get("memory"),
+        memory_limit=parameters.get("memory_limit"),
+        cpus=parameters.get("cpus"),
+        storage=parameters.get("storage"),
+        server_version=parameters.get("server_version"),
+        role=parameters.get("role") or "standalone",
+        profile=parameters.get("profile") or "production",
+        variables_name=names.get("variables") or "variables",
+        status_names=tuple(names.get("status") or ()),
+        innodb_status_name=names.get("innodb_status") or "innodb_status",
+        schema_name=names.get("schema") or "schema",
+        hardware_name=names.get("hardware") or "hardware.json",
+    )
+
+
+def _resolve_version(inputs: dict[str, Any], explicit: str | None, fallback: str | None) -> ServerVersion:
+    """The version the audit will use: given explicitly, else the dump's `version`, else the server's."""
+    from advisor.inputs.statusvars import parse_variables
+    from advisor.version import parse_version
+
+    if explicit:
+        return parse_version(explicit)
+    if inputs["variables"] is not None:
+        dump = parse_variables(inputs["variables"], inputs["names"]["variables"])
+        if dump.get("version"):
+            inputs["version_from_variables"] = True
+            return parse_version(dump.get("version") or "", dump.get("version_comment"))
+    if fallback:
+        return parse_version(fallback)
+    raise InputError(
+        "the server version is unknown: upload SHOW GLOBAL VARIABLES (with `version`) or give the server a version"
+    )
+
+
+def content_hash(inputs: dict[str, Any]) -> str:
+    """SHA-256 of the canonical JSON of the stored inputs."""
+    canonical = json.dumps(inputs, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def build_snapshot(
+    org_id: str, server: Server | None, upload: SnapshotUpload, parameters: dict[str, Any]
+) -> tuple[Snapshot, ServerVersion]:
+    """Check, redact and validate an upload into an unsaved Snapshot and the version it was read with.
+
+    InvalidInput names the file and line of a bad input; TooLarge reports an upload over the limits.
+
+    `parameters` are a one-shot audit's (server_version, memory, …); a server's snapshot passes {}.
+    """
+    from advisor.audit import validate_inputs
+
+    check_limits(upload)
+    inputs = stored_inputs(upload)
+    inputs["version_from_variables"] = False
+    flags = ("memory", "memory_limit", "cpus", "storage")
+    if upload.hardware is not None and any(parameters.get(name) for name in flags):
+        raise InvalidInput("give either a hardware file or memory/cpus/storage, not both")
+    try:
+        version = _resolve_version(
+            inputs, parameters.get("server_version"), server.version if server else None
+        )
+        checked = {**parameters, "server_version": None if inputs["version_from_variables"] else version.raw}
+        warnings = validate_inputs(audit_inputs(inputs, checked))
+    except InputError as exc:
+        raise InvalidInput.from_input_error(exc) from None
+    snapshot = Snapshot(
+        organization_id=org_id,
+        server_id=server.id if server else None,
+        inputs=inputs,
+        content_hash=content_hash(inputs),
+        server_version=version.raw,
+        warnings=[warning.describe() for warning in warnings],
+    )
+    return snapshot, version
+
+
+def ingest_snapshot(session: Session, org_id: str, server_id: str | None, upload: SnapshotUpload) -> Snapshot:
+    """Store a validated, redacted snapshot; learn flavor and version onto a server that has none."""
+    from services.servers import get_server
+
+    server = get_server(session, org_id, server_id) if server_id is not None else None
+    snapshot, version = build_snapshot(org_id, server, upload, {})
+    if server is not None and snapshot.inputs["version_from_variables"]:
+        server.flavor = server.flavor or version.flavor
+        server.version = server.version or version.raw
+    return repository.add_snapshot(session, snapshot)
+
+
+def get_snapshot(session: Session, org_id: str, snapshot_id: str) -> Snapshot:
+    """The organisation's snapshot, or NotFound."""
+    snapshot = repository.get_snapshot(session, org_id, snapshot_id)
+    if snapshot is None:
+        raise NotFound(f"no snapshot {snapshot_id}")
+    return snapshot
+
+
+def list_snapshots(
+    session: Session, org_id: str, server_id: str, *, cursor: str | None, limit: int
+) -> Page[Snapshot]:
+    """The server's snapshots, oldest first (NotFound for another organisation's server)."""
+    from services.servers import get_server
+
+    get_server(session, org_id, server_id)
+    rows = repository.list_snapshots(
+        session, org_id, server_id, after=after(cursor), limit=check_limit(limit)
+    )
+    return make_page(rows, limit, lambda snapshot: (snapshot.created_at, snapshot.id))

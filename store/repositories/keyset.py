@@ -1,0 +1,20 @@
+"""Keyset pagination over (created_at, id): stable under inserts, one index range scan per page."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, TypeVar
+
+from sqlalchemy import Select, tuple_
+
+Row = TypeVar("Row")
+
+#: (created_at, id) of the last row of the previous page.
+After = tuple[datetime, str]
+
+
+def page_after(statement: Select[Row], model: Any, after: After | None, limit: int) -> Select[Row]:
+    """Restrict `statement` to rows after `after`, ascending, fetching one extra row to tell if more follow."""
+    if after is not None:
+        statement = statement.where(tuple_(model.created_at, model.id) > tuple_(after[0], after[1]))
+    return statement.order_by(model.created_at, model.id).limit(limit + 1)

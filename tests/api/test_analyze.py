@@ -1,0 +1,126 @@
+"""/v1/analyze: a one-shot audit of uploaded corpus files, answered in one call with ?wait."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.api.helpers import (
+    FINDING_FIELDS,
+    MYCNF_PATH,
+    SECRET,
+    VARIABLES_FILE,
+    Tenants,
+    assert_problem,
+    corpus_bytes,
+    corpus_json,
+    corpus_upload,
+)
+from tests.fixtures.worker_process import WorkerProcess
+
+#: the sysbench machine's facts as form fields (corpus README: 24 GiB, 2 cores, SSD-class disk).
+FACTS = {"memory": "24G", "cpus": "2", "storage": "ssd", "role": "primary"}
+
+
+@pytest.fixture
+def worker(worker_process: WorkerProcess) -> WorkerProcess:
+    return worker_process
+
+
+def _assert_finished_audit(body: dict[str, Any]) -> None:
+    """A succeeded one-shot: findings with the CLI's fields, a diff and a my.cnf, no secret."""
+    assert body["status"] == "succeeded", body
+    assert body["server_id"] is None
+    assert body["server"] == {"flavor": "mariadb", "version": "10.11.19-MariaDB-0+deb12u1"}
+    assert body["findings"] and all(set(finding) >= FINDING_FIELDS for finding in body["findings"])
+    pool = next(f for f in body["findings"] if f["variable"] == "innodb_buffer_pool_size")
+    assert pool["severity"] in ("critical", "warning")
+    assert body["diff"].startswith(f"--- a{MYCNF_PATH}") or body["diff"].startswith("---")
+    assert f"+innodb_buffer_pool_size = {pool['recommended']}" in body["diff"]
+    assert f"innodb_buffer_pool_size = {pool['recommended']}" in body["mycnf"]
+    assert SECRET not in str(body)
+
+
+def test_multipart_with_wait_answers_200_with_the_audit(
+    client: TestClient, tenants: Tenants, worker: WorkerProcess
+) -> None:
+    """Corpus files and the server facts in, findings + diff + my.cnf out, in one request."""
+    response = client.post(
+        "/v1/analyze", params={"wait": 30}, files=corpus_upload(), data=FACTS, headers=tenants.mine.headers
+    )
+    assert response.status_code == 200, response.text
+    _assert_finished_audit(response.json())
+    assert response.headers["location"] == f"/v1/audits/{response.json()['id']}"
+    assert SECRET not in response.text
+
+
+def test_json_with_wait_gives_the_same_findings(
+    client: TestClient, tenants: Tenants, worker: WorkerProcess
+) -> None:
+    """The JSON form of the same inputs gives the same findings as multipart."""
+    facts = {**FACTS, "cpus": 2}
+    as_json = client.post(
+        "/v1/analyze", params={"wait": 30}, json={**corpus_json(), **facts}, headers=tenants.mine.headers
+    )
+    as_form = client.post(
+        "/v1/analyze", params={"wait": 30}, files=corpus_upload(), data=FACTS, headers=tenants.mine.headers
+    )
+    assert as_json.status_code == 200, as_json.text
+    _assert_finished_audit(as_json.json())
+    assert as_json.json()["findings"] == as_form.json()["findings"]
+
+
+def test_without_wait_it_is_202_and_the_location_finishes(
+    client: TestClient, tenants: Tenants, worker: WorkerProcess
+) -> None:
+    """No ?wait: 202 + Location at once; the audit's links lead to its one-shot snapshot."""
+    response = client.post("/v1/analyze", files=corpus_upload(), data=FACTS, headers=tenants.mine.headers)
+    assert response.status_code == 202, response.text
+    assert response.json()["status"] in ("queued", "running", "succeeded")
+    audit = client.get(response.headers["location"], params={"wait": 30}, headers=tenants.mine.headers).json()
+    assert audit["status"] == "succeeded"
+    snapshot = client.get(audit["links"]["snapshot"], headers=tenants.mine.headers)
+    assert snapshot.status_code == 200 and snapshot.json()["server_id"] is None
+    assert "password = [REDACTED]" in snapshot.json()["inputs"]["mycnf"][MYCNF_PATH]
+    assert_problem(client.get(audit["links"]["snapshot"], headers=tenants.theirs.headers), 404)
+    assert_problem(client.get(response.headers["location"], headers=tenants.theirs.headers), 404)
+
+
+def test_bad_inputs_and_facts_are_422(client: TestClient, tenants: Tenants) -> None:
+    """A broken my.cnf names file and line; a bad size, role or unknown field is refused."""
+    broken = [
+        ("mycnf", ("/etc/mysql/my.cnf", b"[mysqld]\n{{ templated_thing }}\n")),
+        ("variables", ("variables.tsv", corpus_bytes(VARIABLES_FILE))),
+    ]
+    problem = assert_problem(client.post("/v1/analyze", files=broken, headers=tenants.mine.headers), 422)
+    assert (problem["file"], problem["line"]) == ("/etc/mysql/my.cnf", 2)
+    for facts in ({"memory": "lots"}, {"role": "leader"}, {"cpus": "two"}, {"colour": "blue"}):
+        assert_problem(
+            client.post("/v1/analyze", files=corpus_upload(), data=facts, headers=tenants.mine.headers), 422
+        )
+    assert_problem(
+        client.post("/v1/analyze", json={**corpus_json(), "colour": 1}, headers=tenants.mine.headers), 422
+    )
+
+
+def test_hardware_file_and_memory_flag_together_are_422(client: TestClient, tenants: Tenants) -> None:
+    """A hardware JSON file and memory/cpus fields contradict each other: 422."""
+    files = [*corpus_upload(), ("hardware", ("hardware.json", b'{"memory": "24G"}'))]
+    response = client.post("/v1/analyze", files=files, data={"memory": "24G"}, headers=tenants.mine.headers)
+    assert_problem(response, 422)
+
+
+def test_idempotency_key_on_analyze(client: TestClient, tenants: Tenants, worker: WorkerProcess) -> None:
+    """The same upload with the same key is the same audit; another upload with it is a 409."""
+    headers = {**tenants.mine.headers, "Idempotency-Key": f"analyze-{uuid.uuid4()}"}
+    first = client.post("/v1/analyze", files=corpus_upload(), data=FACTS, headers=headers)
+    again = client.post("/v1/analyze", files=corpus_upload(), data=FACTS, headers=headers)
+    assert first.status_code == 202 and again.status_code in (200, 202)
+    assert again.json()["id"] == first.json()["id"]
+    other = client.post(
+        "/v1/analyze", files=corpus_upload(), data={**FACTS, "memory": "32G"}, headers=headers
+    )
+    assert_problem(other, 409)

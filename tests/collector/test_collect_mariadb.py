@@ -1,0 +1,313 @@
+"""`innotune collect` against the real MariaDB, as an account holding exactly the grants of
+docs/collector.md: collect, audit the files, and find the table without a primary key named.
+
+A scratch schema holds a table without a key and one with a primary key; a real deadlock between two
+sessions leaves statements and row values in SHOW ENGINE INNODB STATUS, which must not reach the
+files or the upload. The account and the schema are dropped afterwards.
+
+Skipped when MariaDB is not reachable on 127.0.0.1:3306, except in CI (CI=true), where that fails.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shlex
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NoReturn
+
+import pytest
+
+from advisor.inputs.hardware import load_hardware
+from advisor.inputs.innodb_status import parse_innodb_status
+from tests.collector.stub_service import stub_service
+
+pytestmark = pytest.mark.mariadb
+
+ROOT = Path(__file__).resolve().parents[2]
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+HOST = os.environ.get("INNOTUNE_TEST_MARIADB_HOST", "127.0.0.1")
+PORT = int(os.environ.get("INNOTUNE_TEST_MARIADB_PORT", "3306"))
+DOC = ROOT / "docs" / "collector.md"
+SQL_BLOCK = re.compile(r"^```sql\n(.*?)^```", re.DOTALL | re.MULTILINE)
+#: The documented account, password and schema, replaced by the test's own.
+DOC_ACCOUNT, DOC_PASSWORD, DOC_SCHEMA = "'innotune'@'%'", "'choose-a-password'", "`shop`"
+SNAPSHOT_FILES = {"variables.tsv", "status-1.tsv", "status-2.tsv", "innodb_status.txt", "schema.tsv"}
+TAG = secrets.token_hex(4)
+SCRATCH = [
+    "CREATE TABLE orders_without_key (customer INT, amount DECIMAL(10,2), note VARCHAR(40)) ENGINE=InnoDB",
+    "INSERT INTO orders_without_key VALUES (1, 9.50, 'a'), (2, 12.00, 'b'), (1, 3.25, 'c'), (3, 40.00, 'd')",
+    "CREATE TABLE customers (id INT PRIMARY KEY, name VARCHAR(60)) ENGINE=InnoDB",
+    "INSERT INTO customers VALUES (1, 'one'), (2, 'two')",
+]
+
+
+def _unreachable(message: str) -> NoReturn:
+    if IN_CI:
+        pytest.fail(message, pytrace=False)
+    pytest.skip(message)
+
+
+def _connect(**options: Any) -> Any:
+    import pymysql
+
+    try:
+        return pymysql.connect(host=HOST, port=PORT, user="root", password="", connect_timeout=5, **options)
+    except pymysql.err.OperationalError as exc:
+        _unreachable(f"MariaDB is not reachable on {HOST}:{PORT} as root: {exc}")
+
+
+def _execute(connection: Any, *statements: str) -> None:
+    with connection.cursor() as cursor:
+        for statement in statements:
+            cursor.execute(statement)
+
+
+def documented_grants(account: str, password: str, schema: str) -> list[str]:
+    """The statements of docs/collector.md's ```sql block, for this account, password and schema."""
+    blocks = SQL_BLOCK.findall(DOC.read_text())
+    assert len(blocks) == 1, f"{DOC} must hold exactly one ```sql block"
+    text = str(blocks[0])
+    for placeholder in (DOC_ACCOUNT, DOC_PASSWORD, DOC_SCHEMA):
+        assert placeholder in text, f"{placeholder} no longer in the documented grants"
+    text = text.replace(DOC_ACCOUNT, account).replace(DOC_PASSWORD, f"'{password}'")
+    return [s.strip() for s in text.replace(DOC_SCHEMA, f"`{schema}`").split(";") if s.strip()]
+
+
+@dataclass(frozen=True)
+class Account:
+    user: str
+    password: str
+    password_file: Path
+
+
+@pytest.fixture(scope="module")
+def root() -> Iterator[Any]:
+    connection = _connect(autocommit=True)
+    yield connection
+    connection.close()
+
+
+@pytest.fixture(scope="module")
+def schema(root: Any) -> Iterator[str]:
+    name = f"innotune_collect_{TAG}"
+    _execute(root, f"CREATE DATABASE `{name}`")
+    try:
+        _execute(root, f"USE `{name}`", *SCRATCH, "ANALYZE TABLE orders_without_key, customers")
+        yield name
+    finally:
+        _execute(root, f"DROP DATABASE `{name}`")
+
+
+@contextmanager
+def _account(root: Any, tmp_path: Path, grants: Callable[[str, str], list[str]]) -> Iterator[Account]:
+    """A fresh account with a random name and password, created by `grants(account, password)`,
+    with its password file; dropped at the end."""
+    user, password = f"innotune_c_{secrets.token_hex(4)}", f"pw-{secrets.token_urlsafe(12)}"
+    account = f"'{user}'@'{HOST}'"
+    password_file = tmp_path / "password"
+    password_file.write_text(password + "\n")
+    password_file.chmod(0o600)
+    try:
+        _execute(root, *grants(account, password))
+        yield Account(user, password, password_file)
+    finally:
+        _execute(root, f"DROP USER IF EXISTS {account}")
+
+
+@pytest.fixture(scope="module")
+def collector_account(root: Any, schema: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Account]:
+    """An account created by exactly the documented statements."""
+    directory = tmp_path_factory.mktemp("account")
+    with _account(
+        root, directory, lambda account, password: documented_grants(account, password, schema)
+    ) as made:
+        yield made
+
+
+@pytest.fixture(scope="module")
+def deadlock(root: Any, schema: str) -> str:
+    """Two sessions updating customers 1 and 2 in opposite order: InnoDB reports the deadlock with
+    their statements. Returns the marker the statements carry."""
+    import pymysql
+
+    marker = f"deadlock-marker-{TAG}"
+    first, second = _connect(database=schema), _connect(database=schema)
+    errors: list[Exception] = []
+
+    def run(connection: Any, statement: str) -> None:
+        try:
+            _execute(connection, statement)
+        except pymysql.err.OperationalError as exc:
+            errors.append(exc)
+
+    try:
+        _execute(first, "BEGIN", f"UPDATE customers SET name = '{marker}-a' WHERE id = 1")
+        _execute(second, "BEGIN", f"UPDATE customers SET name = '{marker}-b' WHERE id = 2")
+        waiting = threading.Thread(
+            target=run, args=(first, f"UPDATE customers SET name = '{marker}-c' WHERE id = 2")
+        )
+        waiting.start()
+        time.sleep(0.5)  # let the first session queue behind the second's lock
+        run(second, f"UPDATE customers SET name = '{marker}-d' WHERE id = 1")
+        waiting.join(timeout=30)
+    finally:
+        for connection in (first, second):
+            connection.rollback()
+            connection.close()
+    assert [exc.args[0] for exc in errors] == [1213], errors  # ER_LOCK_DEADLOCK, once
+    return marker
+
+
+def _environment() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k not in ("INNOTUNE_COLLECT_PASSWORD", "INNOTUNE_API_KEY")}
+
+
+def _collect(account: Account, *destination: str) -> subprocess.CompletedProcess[str]:
+    argv = [sys.executable, "-m", "cli.main", "collect", "--host", HOST, "--port", str(PORT)]
+    argv += ["--user", account.user, "--password-file", str(account.password_file), "--interval", "1"]
+    return subprocess.run(
+        [*argv, *destination],
+        cwd=ROOT,
+        env=_environment(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@dataclass(frozen=True)
+class Collected:
+    directory: Path
+    run: subprocess.CompletedProcess[str]
+
+
+@pytest.fixture(scope="module")
+def collected(
+    collector_account: Account, deadlock: str, tmp_path_factory: pytest.TempPathFactory
+) -> Collected:
+    directory = tmp_path_factory.mktemp("snapshot")
+    run = _collect(collector_account, "--output", str(directory))
+    assert run.returncode == 0, run.stderr
+    return Collected(directory, run)
+
+
+def _audit(command_line: str) -> dict[str, Any]:
+    """Run the printed `innotune audit ...` line (as `python -m cli.main audit ...`) with JSON out."""
+    argv = shlex.split(command_line)
+    assert argv[:2] == ["innotune", "audit"]
+    run = subprocess.run(
+        [sys.executable, "-m", "cli.main", *argv[1:], "--format", "json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode in (0, 1), run.stderr  # 1: a critical finding, still a finished audit
+    result: dict[str, Any] = json.loads(run.stdout)
+    return result
+
+
+def test_the_audit_of_the_collected_files_names_the_table_without_a_key(
+    collected: Collected, schema: str
+) -> None:
+    """A primary_keys finding names orders_without_key, and not customers (it has a primary key)."""
+    command = collected.run.stdout.strip().splitlines()[-1]
+    result = _audit(command)
+    keyed = [f for f in result["findings"] if f["rule"].startswith("primary_keys.")]
+    mentioned = " ".join(f["rationale"] + " ".join(e["label"] for e in f["evidence"]) for f in keyed)
+    assert f"{schema}.orders_without_key" in mentioned
+    assert f"{schema}.customers" not in mentioned
+    assert result["server"]["flavor"] == "mariadb"
+
+
+def test_every_file_is_written_and_read_by_the_parsers(collected: Collected, root: Any) -> None:
+    """Variables, two status samples, InnoDB status (PROCESS was granted), schema, hardware, manifest."""
+    names = {path.name for path in collected.directory.iterdir()}
+    assert names == SNAPSHOT_FILES | {"hardware.json", "manifest.json"}
+    manifest = json.loads((collected.directory / "manifest.json").read_text())
+    with root.cursor() as cursor:
+        cursor.execute("SELECT VERSION()")
+        (version,) = cursor.fetchone()
+    assert manifest["server_version"] == version
+    assert manifest["interval_seconds"] == 1
+    status = parse_innodb_status((collected.directory / "innodb_status.txt").read_text(), "innodb_status.txt")
+    assert status.missing_sections == () and status.has_deadlock
+    hardware = load_hardware((collected.directory / "hardware.json").read_text(), "hardware.json")
+    assert hardware.memory and hardware.cpus
+
+
+def test_no_statement_row_value_or_password_is_written(
+    collected: Collected, collector_account: Account, deadlock: str, root: Any
+) -> None:
+    """The server's own dump quotes the deadlocked statements and row values; the files do not."""
+    with root.cursor() as cursor:
+        cursor.execute("SHOW ENGINE INNODB STATUS")
+        raw = cursor.fetchone()[2]
+    # The test would prove nothing unless the server quoted a statement and dumped a row value
+    # (the rows hold the first updates' values, -a and -b, when the -c and -d statements collide).
+    assert f"SET name = '{deadlock}-d' WHERE id = 1" in raw and f"asc {deadlock}-a;;" in raw
+    written = "".join(path.read_text() for path in collected.directory.iterdir())
+    assert "LATEST DETECTED DEADLOCK" in written
+    for secret in (deadlock, collector_account.password):
+        assert secret not in written
+    assert collector_account.password not in collected.run.stdout + collected.run.stderr
+
+
+def test_upload_posts_the_snapshot_to_the_service(collector_account: Account, deadlock: str) -> None:
+    """--upload: one multipart POST with every field and the bearer key; the id is printed."""
+    with stub_service() as service:
+        run = _collect(
+            collector_account, "--upload", service.url, "--api-key", "itk_key", "--server", "srv_1"
+        )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "snap_0123456789abcdef"
+    (request,) = service.requests
+    assert request.path == "/v1/servers/srv_1/snapshots"
+    assert request.headers["authorization"] == "Bearer itk_key"
+    fields = [part.field for part in request.parts()]
+    assert fields == ["variables", "status", "status", "innodb_status", "schema", "hardware"]
+    body = request.body.decode("utf-8", errors="replace")
+    for secret in (collector_account.password, deadlock):
+        assert secret not in body
+
+
+def test_a_refused_upload_exits_1_with_the_problem_detail(collector_account: Account) -> None:
+    """The service's problem+json detail is printed, and the exit status is 1."""
+    problem = {"title": "Not Found", "status": 404, "detail": "No server srv_gone in this organisation."}
+    with stub_service(status=404, answer=problem, content_type="application/problem+json") as service:
+        run = _collect(
+            collector_account, "--upload", service.url, "--api-key", "itk_key", "--server", "srv_gone"
+        )
+    assert run.returncode == 1
+    assert "upload refused (404): No server srv_gone in this organisation." in run.stderr
+
+
+def test_without_process_the_innodb_status_is_left_out(root: Any, schema: str, tmp_path: Path) -> None:
+    """An account with SELECT only: a note, no innodb_status.txt, and the rest still audits."""
+
+    def select_only(account: str, password: str) -> list[str]:
+        return [
+            f"CREATE USER {account} IDENTIFIED BY '{password}'",
+            f"GRANT SELECT ON `{schema}`.* TO {account}",
+        ]
+
+    with _account(root, tmp_path, select_only) as limited:
+        run = _collect(limited, "--output", str(tmp_path / "out"), "--no-local-facts")
+    assert run.returncode == 0, run.stderr
+    assert "lacks the PROCESS privilege" in run.stderr
+    names = {path.name for path in (tmp_path / "out").iterdir()}
+    assert names == (SNAPSHOT_FILES - {"innodb_status.txt"}) | {"manifest.json"}
+    result = _audit(run.stdout.strip().splitlines()[-1])
+    assert any(f"{schema}.orders_without_key" in f["rationale"] for f in result["findings"])

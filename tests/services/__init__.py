@@ -1,0 +1,1 @@
+"""Tests of the application services against the real PostgreSQL."""
