@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from advisor.errors import InputWarning
 from advisor.findings import Finding
+
+if TYPE_CHECKING:
+    from advisor.context import Setting
 
 Role = Literal["primary", "replica", "standalone"]
 Profile = Literal["production", "ci"]
@@ -61,6 +64,10 @@ class AuditResult:
     diff: str
     mycnf: str
     warnings: tuple[InputWarning, ...] = ()
+    #: the numbers behind the pictures (advisor.figures.AuditFigures.to_dict); {} when not computed.
+    figures: Mapping[str, int | None] = field(default_factory=dict)
+    #: settings whose live value (SHOW VARIABLES) differs from the option file's: unapplied changes.
+    drift: tuple[Setting, ...] = ()
 
     @property
     def worst_severity(self) -> str | None:
@@ -74,6 +81,17 @@ class AuditResult:
             "diff": self.diff,
             "mycnf": self.mycnf,
             "warnings": [warning.describe() for warning in self.warnings],
+            "drift": [
+                {
+                    "name": setting.name,
+                    "file_value": setting.file_value,
+                    "live_value": setting.live_value,
+                    "file": setting.file,
+                    "line": setting.line,
+                }
+                for setting in self.drift
+            ],
+            "figures": dict(self.figures),
         }
 
 

@@ -18,6 +18,7 @@ from advisor.context import AuditContext
 from advisor.differ import render_changes
 from advisor.effective import build_effective_config
 from advisor.errors import InputError, InputWarning
+from advisor.figures import audit_figures
 from advisor.findings import Finding
 from advisor.inputs.innodb_status import InnodbStatus, parse_innodb_status
 from advisor.inputs.optionfiles import OptionFileSet, groups_read
@@ -187,7 +188,9 @@ def settle_conflicts(findings: list[Finding]) -> list[Finding]:
         if winner is None or winner is finding:
             settled.append(finding)
         elif winner.recommended == finding.recommended:
-            continue  # the same advice twice: keep the winner's finding only
+            # The same change twice: keep this finding's evidence, let the winner carry the edit.
+            note = f"The same change is proposed by {winner.rule}."
+            settled.append(replace(finding, change=None, apply_sql=None, notes=(note,)))
         else:
             note = f"{finding.rule} proposed {finding.recommended}; {winner.rule} takes precedence."
             settled.append(replace(finding, change=None, recommended=None, apply_sql=None, notes=(note,)))
@@ -213,4 +216,6 @@ def audit(inputs: AuditInputs) -> AuditResult:
         diff=diff,
         mycnf=mycnf,
         warnings=parsed.warnings,
+        drift=ctx.config.drift,
+        figures=audit_figures(ctx, findings).to_dict(),
     )

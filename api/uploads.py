@@ -196,6 +196,18 @@ async def read_upload(
     raise Problem(415, "Send the inputs as multipart/form-data or application/json.")
 
 
+async def read_named_text(field: str, value: UploadFile | str) -> NamedText:
+    """One part of a form (a file, or a plain field) as text named for error messages; 413 over the
+    size limit. For forms whose field names differ from the API's (the web pages)."""
+    return await _read_part(field, value)
+
+
+def upload_from_texts(texts: dict[str, list[NamedText]]) -> SnapshotUpload:
+    """A SnapshotUpload from texts keyed by the API's field names (`TEXT_FIELDS`); 413 over the
+    count limit, 422 for an option file path given twice."""
+    return _snapshot_upload(texts)
+
+
 def validate_fields(model: type[ModelT], fields: dict[str, Any]) -> ModelT:
     """Validate plain form fields (or JSON members) against an input model: 422 naming the field."""
     return _validate(model, fields)

@@ -43,6 +43,9 @@ class Settings(BaseSettings):
     )
     #: API requests each API key may make per minute (a token bucket in each API process).
     rate_limit_per_minute: int = Field(default=600, ge=1, alias="INNOTUNE_RATE_LIMIT_PER_MINUTE")
+    #: signs the web pages' session cookies; required for signing in to the pages with a broker
+    #: (several API processes must agree on it); the embedded default makes one up per process.
+    secret_key: str | None = Field(default=None, alias="INNOTUNE_SECRET_KEY", min_length=32)
 
     @property
     def embedded(self) -> bool:

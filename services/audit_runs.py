@@ -53,6 +53,7 @@ def _finish(audit: Audit, status: str, error: str | None = None) -> None:
 
 def _clear_results(audit: Audit) -> None:
     audit.findings = audit.diff = audit.mycnf = audit.warnings = audit.worst_severity = None
+    audit.figures = None
 
 
 def mark_running(session: Session, audit_id: str, *, max_attempts: int) -> RunDecision:
@@ -111,6 +112,7 @@ def execute_audit(session: Session, audit_id: str) -> Audit | None:
     audit.diff = result["diff"]
     audit.mycnf = result["mycnf"]
     audit.warnings = result["warnings"]
+    audit.figures = result["figures"]
     audit.worst_severity = outcome.worst_severity
     audit.flavor = result["server"]["flavor"]
     audit.version = result["server"]["version"]

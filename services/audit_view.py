@@ -58,6 +58,7 @@ def audit_as_dict(audit: Audit) -> dict[str, Any]:
         "server": {"flavor": audit.flavor, "version": audit.version},
         "findings": list(audit.findings or []),
         "warnings": list(audit.warnings or []),
+        "figures": dict(audit.figures) if audit.figures is not None else None,
         "error": audit.error,
         "attempts": audit.attempts,
         "advisor_version": audit.advisor_version,

@@ -17,6 +17,8 @@ KEY_PREFIX = "itk_"
 #: How much of a key is kept in clear, to tell keys apart in listings.
 DISPLAY_PREFIX_CHARS = 12
 MAX_NAME_CHARS = 200
+#: the organisation the web pages use in the embedded default (no broker, no sign-in).
+LOCAL_ORGANIZATION_NAME = "local"
 
 
 def hash_key(key: str) -> str:
@@ -48,6 +50,15 @@ def create_api_key(session: Session, organization_id: str) -> str:
 def revoke_api_key(session: Session, organization_id: str, key: str) -> bool:
     """Revoke one of the organisation's keys; False when it has no such unrevoked key."""
     return repository.revoke_api_key(session, organization_id, hash_key(key), utcnow()) > 0
+
+
+def local_organization(session: Session) -> Organization:
+    """The embedded default's one organisation, for the pages that need no sign-in there: the oldest
+    organisation named `local`, created (without an API key) on first use."""
+    found = repository.oldest_organization_named(session, LOCAL_ORGANIZATION_NAME)
+    if found is not None:
+        return found
+    return repository.add_organization(session, LOCAL_ORGANIZATION_NAME, webhook_secret=secrets.token_hex(32))
 
 
 def organization_for_key(session: Session, key: str) -> Organization | None:

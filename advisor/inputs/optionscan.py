@@ -151,9 +151,9 @@ def check_text(text: str, path: str) -> bool:
 
 
 def _template_error(stripped: str, path: str, number: int) -> InputError | None:
-    found = TEMPLATE_RE.search(stripped)
+    body = cut_comment(stripped)  # markup inside an inline comment is only a comment
+    found = TEMPLATE_RE.search(body)
     if found is None:
-        body = cut_comment(stripped)
         value = body.partition("=")[2].strip(WHITESPACE)
         found = None if quote_of(value) else PLACEHOLDER_RE.search(body)
     if found is None:

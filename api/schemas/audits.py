@@ -50,6 +50,19 @@ class ServerFacts(ReadModel):
     version: str | None = None
 
 
+class AuditFigures(ReadModel):
+    """The numbers behind the audit's pictures, in bytes (the rate in bytes per hour); null when the
+    inputs do not tell them."""
+
+    usable_memory_bytes: int | None = None
+    buffer_pool_bytes: int | None = None
+    recommended_buffer_pool_bytes: int | None = None
+    dataset_bytes: int | None = Field(None, description="InnoDB data and indexes, from schema facts.")
+    redo_capacity_bytes: int | None = None
+    recommended_redo_capacity_bytes: int | None = None
+    redo_bytes_per_hour: int | None = Field(None, description="From two status dumps.")
+
+
 class AuditRead(ReadModel):
     """An audit; `findings` is null until it has succeeded."""
 
@@ -68,6 +81,7 @@ class AuditRead(ReadModel):
     server: ServerFacts | None = Field(description="The flavor and version the audit ran with.")
     findings: list[FindingRead] | None = Field(description="Most urgent first; empty until it has succeeded.")
     warnings: list[str] | None
+    figures: AuditFigures | None = Field(None, description="Null until it has succeeded.")
     error: str | None = Field(description="Why a failed audit failed.")
     attempts: int = 0
     advisor_version: str | None = None

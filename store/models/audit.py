@@ -22,6 +22,7 @@ class Audit(Base):
         Index("ix_audits_server_created", "server_id", "created_at"),
         Index("ix_audits_status_updated", "status", "updated_at"),
         Index("ix_audits_org_severity", "organization_id", "worst_severity"),
+        Index("ix_audits_fleet_run_status", "fleet_run_id", "status"),
     )
 
     id: Mapped[str] = id_column()
@@ -38,7 +39,21 @@ class Audit(Base):
     diff: Mapped[str | None] = mapped_column(Text, nullable=True)
     mycnf: Mapped[str | None] = mapped_column(Text, nullable=True)
     warnings: Mapped[list[str] | None] = mapped_column(JSONType, nullable=True)
+    #: the numbers behind the audit's pictures (advisor.figures.AuditFigures), null until it succeeded.
+    figures: Mapped[dict[str, int | None] | None] = mapped_column(JSONType, nullable=True)
     worst_severity: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    #: settings whose live value differs from the option file: [{name, file_value, live_value, file, line}].
+    drift: Mapped[list[dict[str, Any]] | None] = mapped_column(JSONType, nullable=True)
+    #: "rule|variable" of each finding, sorted: compact, for fleet-wide counts and audit comparisons.
+    finding_keys: Mapped[list[str] | None] = mapped_column(JSONType, nullable=True)
+    #: live values of the variables a fleet summary compares across servers (name → value).
+    settings: Mapped[dict[str, str] | None] = mapped_column(JSONType, nullable=True)
+    #: how this audit differs from the server's previous succeeded one (see services/drift.py).
+    changes: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    #: the fleet re-audit that dispatched it, if any.
+    fleet_run_id: Mapped[str | None] = mapped_column(
+        ForeignKey("fleet_runs.id", ondelete="SET NULL"), nullable=True
+    )
     flavor: Mapped[str | None] = mapped_column(String(16), nullable=True)
     version: Mapped[str | None] = mapped_column(String(120), nullable=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)

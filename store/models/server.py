@@ -17,7 +17,8 @@ class Server(Base):
     __table_args__ = (
         UniqueConstraint("organization_id", "name"),
         Index("ix_servers_org_created", "organization_id", "created_at", "id"),
-        Index("ix_servers_org_fleet", "organization_id", "fleet"),
+        Index("ix_servers_fleet_id", "fleet_id"),
+        Index("ix_servers_pending_fleet_run_id", "pending_fleet_run_id"),
     )
 
     id: Mapped[str] = id_column()
@@ -33,8 +34,13 @@ class Server(Base):
     hardware: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
     role: Mapped[str] = mapped_column(String(16), default="standalone", nullable=False)
     profile: Mapped[str] = mapped_column(String(16), default="production", nullable=False)
-    #: fleet name (the fleets issue turns this into a reference to a fleets table).
-    fleet: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    #: the fleet it belongs to (at most one); a deleted fleet leaves its servers fleetless.
+    fleet_id: Mapped[str | None] = mapped_column(ForeignKey("fleets.id", ondelete="SET NULL"), nullable=True)
+    #: the fleet re-audit that has still to dispatch this server's audit (the dispatcher claims
+    #: these rows in chunks with FOR UPDATE SKIP LOCKED and clears the mark in the same transaction).
+    pending_fleet_run_id: Mapped[str | None] = mapped_column(
+        ForeignKey("fleet_runs.id", ondelete="SET NULL"), nullable=True
+    )
     created_at: Mapped[datetime] = created_column()
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow, nullable=False

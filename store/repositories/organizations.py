@@ -40,6 +40,17 @@ def get_organization(session: Session, organization_id: str) -> Organization | N
     return session.get(Organization, organization_id)
 
 
+def oldest_organization_named(session: Session, name: str) -> Organization | None:
+    """The first organisation created with this name (names are not unique)."""
+    statement = (
+        select(Organization)
+        .where(Organization.name == name)
+        .order_by(Organization.created_at, Organization.id)
+        .limit(1)
+    )
+    return session.scalars(statement).first()
+
+
 def revoke_api_key(session: Session, organization_id: str, key_hash: str, when: datetime) -> int:
     """Mark the organisation's key with this hash revoked; returns how many keys changed (0 or 1)."""
     statement = (

@@ -281,3 +281,12 @@ def test_makeyourlaws_groups_repeat_and_read_in_order() -> None:
     groups = load(MAKEYOURLAWS).groups()
     assert groups[:4] == ("client", "mysqldump", "mysqld_safe", "mysqld")
     assert len(groups) == len(set(groups))
+
+
+def test_template_markup_inside_an_inline_comment_is_only_a_comment() -> None:
+    """`{%` after `#` is comment text (found by hypothesis); the same markup in a value is refused."""
+    parsed = parse_option_file("[mysqld]\nskip_name_resolve #{% not a template\n", "c.cnf")
+    assert [entry.name for entry in parsed.entries()] == ["skip_name_resolve"]
+    with pytest.raises(InputError) as refused:
+        parse_option_file("[mysqld]\ndatadir = {{ datadir }}\n", "t.cnf")
+    assert refused.value.line == 2
