@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint openapi docs bench clean
+.PHONY: run test chromium screenshots lint openapi docs bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,10 +23,18 @@ run: $(VENV)/.installed-run
 	$(BIN)/innotune serve
 
 ## Install the dev dependencies, lint, type-check and run the whole suite against the real services
-test: $(VENV)/.installed-dev
+test: $(VENV)/.installed-dev chromium
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
+
+## Debian's Chromium for the browser tests (Playwright drives it; no browser download of its own)
+chromium:
+	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium)
+
+## Retake the README's screenshots of the web pages (docs/screenshots/*.png)
+screenshots: $(VENV)/.installed-dev chromium
+	$(BIN)/python -m tests.web.screenshots
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .

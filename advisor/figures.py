@@ -50,7 +50,9 @@ def _recommended_bytes(findings: Sequence[Finding], variables: tuple[str, ...]) 
     return None
 
 
-def _redo_figures(ctx: AuditContext, findings: Sequence[Finding]) -> tuple[int | None, int | None, int | None]:
+def _redo_figures(
+    ctx: AuditContext, findings: Sequence[Finding]
+) -> tuple[int | None, int | None, int | None]:
     """(capacity now, capacity recommended, bytes written per hour)."""
     redo = redo_log(ctx)
     rate = write_rate(ctx)

@@ -7,9 +7,11 @@ from fastapi import FastAPI
 from api.limits import BodySizeLimitMiddleware
 from api.problems import install_problem_handlers
 from api.ratelimit import TokenBucketLimiter
-from api.routers import analyze, audits, health, servers, snapshots
+from api.routers import analyze, audits, drift, fleets, health, servers, snapshots
 from api.schemas.common import install_problem_schema
 from api.uploads import MAX_BODY_BYTES
+from api.web import fleets as fleet_pages
+from api.web import install_web_pages
 from conf.logging import configure_logging
 from conf.settings import get_settings
 
@@ -30,8 +32,10 @@ def create_app() -> FastAPI:
     app.add_middleware(BodySizeLimitMiddleware, max_body_bytes=MAX_BODY_BYTES)
     install_problem_handlers(app)
     app.include_router(health.router)
-    for resource in (servers, snapshots, audits, analyze):
+    for resource in (servers, snapshots, audits, analyze, fleets, drift):
         app.include_router(resource.router)
     app.include_router(snapshots.by_id_router)
     install_problem_schema(app)
+    app.include_router(fleet_pages.router)  # before the pages' catch-all 404 route
+    install_web_pages(app)
     return app

@@ -43,6 +43,9 @@ class Settings(BaseSettings):
     )
     #: API requests each API key may make per minute (a token bucket in each API process).
     rate_limit_per_minute: int = Field(default=600, ge=1, alias="INNOTUNE_RATE_LIMIT_PER_MINUTE")
+    # Fleets: beat runs the dispatcher this often; each transaction claims this many servers.
+    fleet_dispatch_interval_seconds: float = Field(default=60.0, alias="INNOTUNE_FLEET_DISPATCH_INTERVAL")
+    fleet_dispatch_chunk_size: int = Field(default=500, ge=1, le=10000, alias="INNOTUNE_FLEET_DISPATCH_CHUNK")
     #: signs the web pages' session cookies; required for signing in to the pages with a broker
     #: (several API processes must agree on it); the embedded default makes one up per process.
     secret_key: str | None = Field(default=None, alias="INNOTUNE_SECRET_KEY", min_length=32)

@@ -13,6 +13,7 @@ from enum import Enum
 from sqlalchemy.orm import Session
 
 from advisor.errors import InputError
+from services.drift import clear_audit_facts, record_audit_facts
 from store.models import Audit
 from store.models._columns import utcnow
 from store.repositories import audits as repository
@@ -54,6 +55,7 @@ def _finish(audit: Audit, status: str, error: str | None = None) -> None:
 def _clear_results(audit: Audit) -> None:
     audit.findings = audit.diff = audit.mycnf = audit.warnings = audit.worst_severity = None
     audit.figures = None
+    clear_audit_facts(audit)
 
 
 def mark_running(session: Session, audit_id: str, *, max_attempts: int) -> RunDecision:
@@ -116,6 +118,7 @@ def execute_audit(session: Session, audit_id: str) -> Audit | None:
     audit.worst_severity = outcome.worst_severity
     audit.flavor = result["server"]["flavor"]
     audit.version = result["server"]["version"]
+    record_audit_facts(session, audit, result, snapshot.content_hash)
     _finish(audit, "succeeded")
     session.flush()
     return audit

@@ -61,6 +61,11 @@ def local_organization(session: Session) -> Organization:
     return repository.add_organization(session, LOCAL_ORGANIZATION_NAME, webhook_secret=secrets.token_hex(32))
 
 
+def organization_for_key_hash(session: Session, key_hash: str) -> Organization | None:
+    """The organisation of an unrevoked key known by its hash (a signed web session carries the hash)."""
+    return repository.organization_by_key_hash(session, key_hash)
+
+
 def organization_for_key(session: Session, key: str) -> Organization | None:
     """The organisation a key belongs to, or None for an unknown or revoked key."""
     if not key.startswith(KEY_PREFIX) or len(key) > 200:

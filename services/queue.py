@@ -21,6 +21,7 @@ logger = logging.getLogger(__name__)
 RUN_TASK = "audits.run"
 CALLBACK_TASK = "audits.callback"
 SWEEP_TASK = "audits.sweep"
+DISPATCH_TASK = "fleets.dispatch"
 # A publish to a broker that is down gives up after about half a second: the sweeper has the audit.
 _PUBLISH_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.3}
 
@@ -69,6 +70,50 @@ def enqueue_audit(audit_id: str) -> None:
     send_task(RUN_TASK, [audit_id])
 
 
+def send_tasks(name: str, args_list: list[list[Any]]) -> int:
+    """Publish many tasks over one broker connection; how many were sent (the rest wait for the sweeper)."""
+    if not args_list:
+        return 0
+    settings = get_settings()
+    assert settings.celery_broker_url is not None
+    client = _client(settings.celery_broker_url, settings.celery_queue)
+    sent = 0
+    try:
+        with client.producer_or_acquire() as producer:
+            for args in args_list:
+                client.send_task(
+                    name,
+                    args=args,
+                    queue=settings.celery_queue,
+                    producer=producer,
+                    retry=True,
+                    retry_policy=_PUBLISH_RETRY,
+                )
+                sent += 1
+    except Exception as exc:  # broker trouble: the audits are queued in the database, the sweeper re-sends
+        logger.warning(
+            "sent %d of %d %s tasks: %s; the sweeper will re-send the rest", sent, len(args_list), name, exc
+        )
+    return sent
+
+
+def enqueue_audits(audit_ids: list[str]) -> int:
+    """Send `audits.run` for many committed audits (a fleet run's chunk) over one connection."""
+    if get_settings().embedded:
+        for audit_id in audit_ids:
+            _embedded_executor().submit(_run_in_process, audit_id)
+        return len(audit_ids)
+    return send_tasks(RUN_TASK, [[audit_id] for audit_id in audit_ids])
+
+
+def enqueue_dispatch() -> None:
+    """Ask for a dispatcher pass now (a fleet re-audit started by hand), rather than at the next minute."""
+    if get_settings().embedded:
+        _embedded_executor().submit(_dispatch_in_process)
+        return
+    send_task(DISPATCH_TASK, [])
+
+
 def enqueue_callback(audit_id: str) -> None:
     """Send `audits.callback` for a finished audit (in-process in the embedded default)."""
     if get_settings().embedded:
@@ -98,6 +143,15 @@ def _run_in_process(audit_id: str) -> None:
         logger.exception("embedded run of audit %s failed", audit_id)
 
 
+def _dispatch_in_process() -> None:
+    from services.fleet_jobs import dispatch_fleets
+
+    try:
+        dispatch_fleets()
+    except Exception:
+        logger.exception("embedded fleet dispatch failed")
+
+
 def _callback_in_process(audit_id: str) -> None:
     from services.runner import deliver_callback
 
@@ -117,6 +171,7 @@ def _sweep_forever(interval_seconds: float, stop: threading.Event) -> None:
             sweep_once()
         except Exception:
             logger.exception("embedded sweep failed")
+        _dispatch_in_process()  # what beat's `fleets.dispatch` does with a broker
 
 
 _stop_sweeper = threading.Event()

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from advisor.errors import InputError
 from services.errors import Conflict, InvalidInput, NotFound
 from services.pagination import Page, after, check_limit, make_page
-from store.models import Server
+from store.models import Fleet, Server
 from store.repositories import servers as repository
 
 FLAVORS = ("mysql", "mariadb", "percona")
@@ -32,10 +32,13 @@ class ServerFields:
     hardware: dict[str, Any] | None = None
     role: str | None = None
     profile: str | None = None
+    #: the fleet by name (or id); `fleet_id` names it by id. Either joins the server to an existing fleet.
     fleet: str | None = None
+    fleet_id: str | None = None
 
 
 FIELD_NAMES = frozenset(field.name for field in fields(ServerFields))
+_FLEET_FIELDS = ("fleet", "fleet_id")
 _NOT_NULL = frozenset({"name", "labels", "role", "profile"})
 
 
@@ -92,8 +95,8 @@ def _clean(field: str, value: Any) -> Any:
         return None
     if field == "name":
         return _text("name", value)
-    if field == "fleet":
-        return _text("fleet", value)
+    if field in _FLEET_FIELDS:
+        return _text(field, value)
     if field == "labels":
         return _labels(value)
     if field == "flavor":
@@ -115,8 +118,32 @@ def create_server(session: Session, org_id: str, fields: ServerFields) -> Server
     values = {name: _clean(name, value) for name, value in given.items()}
     if repository.name_taken(session, org_id, values["name"]):
         raise Conflict(f"a server named {values['name']!r} already exists")
+    fleet = _fleet_of(session, org_id, values)
+    if fleet is not None:  # a server created into a fleet takes the fleet's role and profile unless given
+        values.setdefault("role", fleet.default_role)
+        values.setdefault("profile", fleet.default_profile)
     values.setdefault("labels", {})
     return repository.add_server(session, Server(organization_id=org_id, **values))
+
+
+def _fleet_of(session: Session, org_id: str, values: dict[str, Any]) -> Fleet | None:
+    """Replace `fleet`/`fleet_id` in `values` by the resolved `fleet_id`; the fleet, or None when cleared
+    or not given. An unknown fleet is InvalidInput; both given and naming different fleets too."""
+    from services.fleets import fleet_for_reference
+
+    given = {name: values.pop(name) for name in _FLEET_FIELDS if name in values}
+    if not given:
+        return None
+    references = [value for value in given.values() if value is not None]
+    if not references:
+        values["fleet_id"] = None
+        return None
+    fleets = {fleet.id: fleet for fleet in (fleet_for_reference(session, org_id, ref) for ref in references)}
+    if len(fleets) > 1 or len(references) < len(given):
+        raise InvalidInput("fleet and fleet_id name different fleets")
+    fleet = next(iter(fleets.values()))
+    values["fleet_id"] = fleet.id
+    return fleet
 
 
 def get_server(session: Session, org_id: str, server_id: str) -> Server:
@@ -146,6 +173,7 @@ def update_server(session: Session, org_id: str, server_id: str, changes: dict[s
     values = {name: _clean(name, value) for name, value in changes.items()}
     if "name" in values and repository.name_taken(session, org_id, values["name"], other_than=server.id):
         raise Conflict(f"a server named {values['name']!r} already exists")
+    _fleet_of(session, org_id, values)
     for name, value in values.items():
         setattr(server, name, value)
     session.flush()

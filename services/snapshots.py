@@ -190,6 +190,7 @@ def build_snapshot(
     `parameters` are a one-shot audit's (server_version, memory, …); a server's snapshot passes {}.
     """
     from advisor.audit import validate_inputs
+    from services.drift import watched_settings
 
     check_limits(upload)
     inputs = stored_inputs(upload)
@@ -212,6 +213,8 @@ def build_snapshot(
         content_hash=content_hash(inputs),
         server_version=version.raw,
         warnings=[warning.describe() for warning in warnings],
+        settings=watched_settings(inputs["variables"], inputs["names"]["variables"]),
+        version_from_variables=bool(inputs["version_from_variables"]),
     )
     return snapshot, version
 

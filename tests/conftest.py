@@ -6,4 +6,5 @@ pytest_plugins = [
     "tests.fixtures.worker_process",
     "tests.fixtures.service_data",
     "tests.fixtures.callbacks",
+    "tests.fixtures.fleet_data",
 ]

@@ -29,7 +29,16 @@ def configure_celery(app: Celery, settings: Settings) -> None:
                 "task": "audits.sweep",
                 "schedule": settings.sweep_interval_seconds,
                 "options": {"queue": settings.celery_queue, "expires": settings.sweep_interval_seconds},
-            }
+            },
+            # Beat fans out: this small task starts due fleets' runs and sends one audit per server.
+            "dispatch-fleets": {
+                "task": "fleets.dispatch",
+                "schedule": settings.fleet_dispatch_interval_seconds,
+                "options": {
+                    "queue": settings.celery_queue,
+                    "expires": settings.fleet_dispatch_interval_seconds,
+                },
+            },
         },
     )
     if app._pool is not None:  # connections to the previous broker must not be reused

@@ -49,3 +49,15 @@ def send_audit_callback(self, audit_id: str) -> str | None:  # type: ignore[no-u
     if status is not None and worth_retrying(status) and self.request.retries < CALLBACK_RETRIES:
         raise self.retry(countdown=2 ** (self.request.retries + 1))
     return status
+
+
+@celery_app.task(name="fleets.dispatch", acks_late=True, soft_time_limit=120, time_limit=150)
+def dispatch_fleets() -> dict[str, int]:
+    """Periodic (beat, every minute) and on demand: start due fleets' re-audits and send their audits.
+
+    Safe to run on several workers at once: servers are claimed with FOR UPDATE SKIP LOCKED.
+    """
+    from services.fleet_jobs import dispatch_fleets as dispatch
+
+    totals = dispatch()
+    return {"runs_started": totals.runs_started, "dispatched": totals.dispatched, "skipped": totals.skipped}

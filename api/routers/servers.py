@@ -33,6 +33,7 @@ def create_server(body: ServerCreate, org: CurrentOrg, session: DbSession, respo
         role=body.role,
         profile=body.profile,
         fleet=body.fleet,
+        fleet_id=body.fleet_id,
     )
     server = servers.create_server(session, org.id, fields)
     response.headers["Location"] = f"{router.prefix}/{server.id}"
@@ -44,7 +45,9 @@ def list_servers(
     org: CurrentOrg,
     session: DbSession,
     page: Pagination,
-    fleet: Annotated[str | None, Query(description="Only servers of this fleet.")] = None,
+    fleet: Annotated[
+        str | None, Query(description="Only servers of this fleet (its id or its name).")
+    ] = None,
 ) -> Page[ServerRead]:
     """Servers oldest first, a page at a time."""
     found = servers.list_servers(session, org.id, fleet=fleet, cursor=page.cursor, limit=page.limit)

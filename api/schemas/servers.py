@@ -19,9 +19,12 @@ class ServerCreate(InputModel):
     flavor: Flavor | None = Field(None, description="Learned from the first upload when not given.")
     version: str | None = Field(None, max_length=120, description="Learned from uploads when not given.")
     hardware: HardwareSpec | None = Field(None, description=HARDWARE_DESCRIPTION)
-    role: Role = "standalone"
-    profile: Profile = "production"
-    fleet: str | None = Field(None, max_length=200, description="The fleet this server belongs to.")
+    role: Role | None = Field(None, description="Default: the fleet's default role, else standalone.")
+    profile: Profile | None = Field(
+        None, description="Default: the fleet's default profile, else production."
+    )
+    fleet: str | None = Field(None, max_length=200, description="The fleet it joins, by name (or id).")
+    fleet_id: str | None = Field(None, max_length=36, description="The fleet it joins, by id.")
 
     def hardware_dict(self) -> dict[str, Any] | None:
         return self.hardware.model_dump(exclude_none=True) if self.hardware else None
@@ -32,7 +35,7 @@ _NOT_NULLABLE = ("name", "labels", "role", "profile")
 
 
 class ServerUpdate(InputModel):
-    """Only the fields present change; `null` clears flavor, version, hardware or fleet."""
+    """Only the fields present change; `null` clears flavor, version, hardware or fleet (`fleet_id`)."""
 
     name: str | None = Field(None, min_length=1, max_length=200)
     labels: dict[str, str] | None = None
@@ -41,7 +44,8 @@ class ServerUpdate(InputModel):
     hardware: HardwareSpec | None = Field(None, description=HARDWARE_DESCRIPTION)
     role: Role | None = None
     profile: Profile | None = None
-    fleet: str | None = Field(None, max_length=200)
+    fleet: str | None = Field(None, max_length=200, description="Move it to this fleet, by name (or id).")
+    fleet_id: str | None = Field(None, max_length=36, description="Move it to this fleet, by id.")
 
     @model_validator(mode="after")
     def _required_fields_are_not_cleared(self) -> ServerUpdate:
@@ -69,6 +73,7 @@ class ServerRead(ReadModel):
     hardware: dict[str, Any] | None
     role: str
     profile: str
-    fleet: str | None
+    fleet: str | None = Field(description="The fleet's name.")
+    fleet_id: str | None
     created_at: datetime
     updated_at: datetime

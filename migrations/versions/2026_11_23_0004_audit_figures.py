@@ -1,7 +1,7 @@
 """Audit figures: the numbers behind an audit's pictures (buffer pool, redo log).
 
 Revision ID: 0004_audit_figures
-Revises: 0002_service
+Revises: 0003_fleets
 Create Date: 2026-11-23 21:40:00
 """
 
@@ -12,7 +12,7 @@ from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision = "0004_audit_figures"
-down_revision = "0002_service"
+down_revision = "0003_fleets"
 branch_labels = None
 depends_on = None
 

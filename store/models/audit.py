@@ -23,6 +23,8 @@ class Audit(Base):
         Index("ix_audits_status_updated", "status", "updated_at"),
         Index("ix_audits_org_severity", "organization_id", "worst_severity"),
         Index("ix_audits_fleet_run_status", "fleet_run_id", "status"),
+        # "the server's newest succeeded audit", per server, for the fleet dispatcher and drift
+        Index("ix_audits_server_status_created", "server_id", "status", "created_at"),
     )
 
     id: Mapped[str] = id_column()
@@ -46,8 +48,6 @@ class Audit(Base):
     drift: Mapped[list[dict[str, Any]] | None] = mapped_column(JSONType, nullable=True)
     #: "rule|variable" of each finding, sorted: compact, for fleet-wide counts and audit comparisons.
     finding_keys: Mapped[list[str] | None] = mapped_column(JSONType, nullable=True)
-    #: live values of the variables a fleet summary compares across servers (name → value).
-    settings: Mapped[dict[str, str] | None] = mapped_column(JSONType, nullable=True)
     #: how this audit differs from the server's previous succeeded one (see services/drift.py).
     changes: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
     #: the fleet re-audit that dispatched it, if any.

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from store.base import Base
@@ -17,6 +26,9 @@ class Fleet(Base):
     __tablename__ = "fleets"
     __table_args__ = (
         UniqueConstraint("organization_id", "name"),
+        CheckConstraint(
+            "(schedule_cron IS NULL) <> (schedule_interval_seconds IS NULL)", name="one_schedule"
+        ),
         Index("ix_fleets_org_created", "organization_id", "created_at", "id"),
         # The dispatcher's every-minute question: which fleets are due?
         Index("ix_fleets_next_run_at", "next_run_at"),
@@ -59,3 +71,5 @@ class FleetRun(Base):
     #: servers not re-audited: nothing changed since their last audit, or nothing uploaded yet.
     skipped_unchanged: Mapped[int] = mapped_column(Integer, default=0, nullable=False)
     skipped_no_snapshot: Mapped[int] = mapped_column(Integer, default=0, nullable=False)
+    #: servers whose previous audit was still queued or running: never two audits of a server in flight.
+    skipped_in_flight: Mapped[int] = mapped_column(Integer, default=0, nullable=False)

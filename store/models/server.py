@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import DateTime, ForeignKey, Index, String, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy import DateTime, ForeignKey, Index, String, UniqueConstraint, select
+from sqlalchemy.orm import Mapped, column_property, mapped_column
 
 from store.base import Base
 from store.models._columns import JSONType, created_column, id_column, utcnow
+from store.models.fleet import Fleet
 
 
 class Server(Base):
@@ -40,6 +41,10 @@ class Server(Base):
     #: these rows in chunks with FOR UPDATE SKIP LOCKED and clears the mark in the same transaction).
     pending_fleet_run_id: Mapped[str | None] = mapped_column(
         ForeignKey("fleet_runs.id", ondelete="SET NULL"), nullable=True
+    )
+    #: the fleet's name, read with the server in the same query (the API shows it for compatibility).
+    fleet: Mapped[str | None] = column_property(
+        select(Fleet.name).where(Fleet.id == fleet_id).correlate_except(Fleet).scalar_subquery()
     )
     created_at: Mapped[datetime] = created_column()
     updated_at: Mapped[datetime] = mapped_column(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, Index, String
+from sqlalchemy import Boolean, ForeignKey, Index, String, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from store.base import Base
@@ -30,4 +30,12 @@ class Snapshot(Base):
     content_hash: Mapped[str] = mapped_column(String(64), nullable=False)
     server_version: Mapped[str | None] = mapped_column(String(120), nullable=True)
     warnings: Mapped[list[str]] = mapped_column(JSONType, default=list, nullable=False)
+    #: live values of the variables a fleet summary compares across servers (name → value), read once
+    #: at upload so that neither the worker nor the summary parses the dump again.
+    settings: Mapped[dict[str, str] | None] = mapped_column(JSONType, nullable=True)
+    #: inputs["version_from_variables"] as a column: the fleet dispatcher reads it for thousands of
+    #: snapshots at once, and reading it from `inputs` would decompress every snapshot's texts.
+    version_from_variables: Mapped[bool] = mapped_column(
+        Boolean, default=False, server_default=false(), nullable=False
+    )
     created_at: Mapped[datetime] = created_column()

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy import insert, select
+from sqlalchemy.orm import Session, aliased
 
-from store.models import Audit
+from store.models import Audit, Server, Snapshot
 from store.repositories.keyset import After, page_after
 
 
@@ -74,3 +75,109 @@ def stuck_audits(
     if lock:
         statement = statement.with_for_update(skip_locked=True)
     return list(session.scalars(statement))
+
+
+def add_audits(session: Session, rows: Sequence[dict[str, Any]]) -> None:
+    """Insert many queued audits in one batched statement (rows carry their ids)."""
+    if rows:
+        session.execute(insert(Audit), list(rows))
+
+
+def _latest_audit_id(statuses: Collection[str]) -> Any:
+    """A correlated subquery: the id of the server's newest audit in `statuses` (an index walk)."""
+    newest = aliased(Audit)
+    return (
+        select(newest.id)
+        .where(newest.server_id == Server.id, newest.status.in_(list(statuses)))
+        # created_at alone: the index gives this order, so the newest row is the first one read
+        .order_by(newest.created_at.desc())
+        .limit(1)
+        .correlate(Server)
+        .scalar_subquery()
+    )
+
+
+def servers_in_flight(session: Session, server_ids: Sequence[str]) -> set[str]:
+    """Which of these servers have an audit queued or running (read through the status index)."""
+    if not server_ids:
+        return set()
+    statement = (
+        select(Audit.server_id)
+        .where(Audit.status.in_(("queued", "running")), Audit.server_id.in_(list(server_ids)))
+        .distinct()
+    )
+    return {server_id for server_id in session.scalars(statement) if server_id is not None}
+
+
+def last_succeeded_for(session: Session, server_ids: Sequence[str]) -> Sequence[Any]:
+    """(server_id, advisor_version, parameters, snapshot content_hash) of each server's newest
+    succeeded audit, in one query."""
+    if not server_ids:
+        return []
+    statement = (
+        select(Server.id, Audit.advisor_version, Audit.parameters, Snapshot.content_hash)
+        .select_from(Server)
+        .join(Audit, Audit.id == _latest_audit_id(("succeeded",)))
+        .join(Snapshot, Snapshot.id == Audit.snapshot_id)
+        .where(Server.id.in_(list(server_ids)))
+    )
+    return session.execute(statement).all()
+
+
+def latest_finished_in_fleet(session: Session, fleet_id: str) -> Sequence[Any]:
+    """For each server of the fleet: (server id, name, and of its newest finished audit — or None —
+    id, status, worst_severity, finding_keys, changes, and its snapshot's watched settings), in one query."""
+    latest = _latest_audit_id(("succeeded", "failed"))
+    statement = (
+        select(
+            Server.id,
+            Server.name,
+            Audit.id,
+            Audit.status,
+            Audit.worst_severity,
+            Audit.finding_keys,
+            Snapshot.settings,
+            Audit.changes,
+        )
+        .select_from(Server)
+        .outerjoin(Audit, Audit.id == latest)
+        .outerjoin(Snapshot, Snapshot.id == Audit.snapshot_id)
+        .where(Server.fleet_id == fleet_id)
+        .order_by(Server.name)
+    )
+    return session.execute(statement).all()
+
+
+def latest_succeeded(session: Session, organization_id: str, server_id: str, *, count: int) -> list[Audit]:
+    """The server's `count` newest succeeded audits, newest first."""
+    statement = (
+        select(Audit)
+        .where(
+            Audit.organization_id == organization_id,
+            Audit.server_id == server_id,
+            Audit.status == "succeeded",
+        )
+        .order_by(Audit.created_at.desc(), Audit.id.desc())
+        .limit(count)
+    )
+    return list(session.scalars(statement))
+
+
+def previous_succeeded(session: Session, audit: Audit) -> Any:
+    """(id, finding_keys, snapshot content_hash) of the server's newest succeeded audit created before
+    this one, or None."""
+    if audit.server_id is None:
+        return None
+    statement = (
+        select(Audit.id, Audit.finding_keys, Snapshot.content_hash)
+        .join(Snapshot, Snapshot.id == Audit.snapshot_id)
+        .where(
+            Audit.server_id == audit.server_id,
+            Audit.status == "succeeded",
+            Audit.id != audit.id,
+            Audit.created_at <= audit.created_at,
+        )
+        .order_by(Audit.created_at.desc())  # the (server_id, status, created_at) index order
+        .limit(1)
+    )
+    return session.execute(statement).first()

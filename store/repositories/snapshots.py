@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from collections.abc import Sequence
+from typing import Any
 
-from store.models import Snapshot
+from sqlalchemy import insert, select
+from sqlalchemy.orm import Session, aliased
+
+from store.models import Server, Snapshot
 from store.repositories.keyset import After, page_after
 
 
@@ -46,3 +49,44 @@ def list_snapshots(
         Snapshot.organization_id == organization_id, Snapshot.server_id == server_id
     )
     return list(session.scalars(page_after(statement, Snapshot, after, limit)))
+
+
+def latest_snapshots_for(session: Session, server_ids: Sequence[str]) -> Sequence[Any]:
+    """(server_id, id, content_hash, server_version, version_from_variables) of each server's latest
+    snapshot, in one query: a correlated subquery per server walks its (server_id, created_at) index."""
+    if not server_ids:
+        return []
+    newest = aliased(Snapshot)
+    latest_id = (
+        select(newest.id)
+        .where(newest.server_id == Server.id)
+        .order_by(newest.created_at.desc())  # the index's order: one row read per server
+        .limit(1)
+        .correlate(Server)
+        .scalar_subquery()
+    )
+    statement = (
+        select(
+            Server.id,
+            Snapshot.id,
+            Snapshot.content_hash,
+            Snapshot.server_version,
+            Snapshot.version_from_variables,
+        )
+        .select_from(Server)
+        .join(Snapshot, Snapshot.id == latest_id)
+        .where(Server.id.in_(list(server_ids)))
+    )
+    return session.execute(statement).all()
+
+
+def add_snapshots(session: Session, rows: Sequence[dict[str, Any]]) -> None:
+    """Insert many snapshots in one batched statement (rows carry their ids)."""
+    if rows:
+        session.execute(insert(Snapshot), list(rows))
+
+
+def option_files(session: Session, snapshot_id: str) -> dict[str, str]:
+    """The snapshot's uploaded option files (path → redacted text), without the rest of its inputs."""
+    value = session.scalar(select(Snapshot.inputs["mycnf"]).where(Snapshot.id == snapshot_id))
+    return dict(value or {})

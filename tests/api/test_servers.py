@@ -10,6 +10,16 @@ from fastapi.testclient import TestClient
 from tests.api.helpers import Tenants, assert_problem
 
 
+def _fleet(client: TestClient, tenants: Tenants, name: str | None = None) -> str:
+    """A fleet of mine (servers name an existing fleet); its name."""
+    name = name or f"fleet-{uuid.uuid4().hex[:8]}"
+    response = client.post(
+        "/v1/fleets", json={"name": name, "schedule_cron": "0 3 * * *"}, headers=tenants.mine.headers
+    )
+    assert response.status_code == 201, response.text
+    return name
+
+
 def _create(client: TestClient, tenants: Tenants, **fields: Any) -> dict[str, Any]:
     body = {"name": f"db-{uuid.uuid4().hex[:8]}", **fields}
     response = client.post("/v1/servers", json=body, headers=tenants.mine.headers)
@@ -20,6 +30,7 @@ def _create(client: TestClient, tenants: Tenants, **fields: Any) -> dict[str, An
 
 def test_create_returns_201_with_location_and_the_stored_fields(client: TestClient, tenants: Tenants) -> None:
     """Every field sent comes back; hardware sizes are stored in bytes; Location names the server."""
+    fleet = _fleet(client, tenants)
     response = client.post(
         "/v1/servers",
         json={
@@ -30,7 +41,7 @@ def test_create_returns_201_with_location_and_the_stored_fields(client: TestClie
             "hardware": {"memory": "24G", "cpus": 2, "storage": "ssd"},
             "role": "primary",
             "profile": "production",
-            "fleet": "orders",
+            "fleet": fleet,
         },
         headers=tenants.mine.headers,
     )
@@ -42,8 +53,9 @@ def test_create_returns_201_with_location_and_the_stored_fields(client: TestClie
         "orders-primary",
         {"team": "payments"},
         "primary",
-        "orders",
+        fleet,
     )
+    assert server["fleet_id"]
     assert client.get(response.headers["location"], headers=tenants.mine.headers).json() == server
 
 
@@ -81,15 +93,23 @@ def test_unknown_fields_and_bad_values_are_422(client: TestClient, tenants: Tena
 
 def test_patch_changes_only_the_fields_sent(client: TestClient, tenants: Tenants) -> None:
     """PATCH keeps what is not sent, clears a nullable field set to null, refuses a null name."""
-    server = _create(client, tenants, fleet="blue", labels={"a": "1"})
+    server = _create(client, tenants, fleet=_fleet(client, tenants), labels={"a": "1"})
     url = f"/v1/servers/{server['id']}"
     changed = client.patch(url, json={"role": "replica", "fleet": None}, headers=tenants.mine.headers)
     assert changed.status_code == 200, changed.text
-    assert (changed.json()["role"], changed.json()["fleet"], changed.json()["labels"]) == (
+    assert (
+        changed.json()["role"],
+        changed.json()["fleet"],
+        changed.json()["fleet_id"],
+        changed.json()["labels"],
+    ) == (
         "replica",
+        None,
         None,
         {"a": "1"},
     )
+    unknown = client.patch(url, json={"fleet": "no-such-fleet"}, headers=tenants.mine.headers)
+    assert "no fleet" in assert_problem(unknown, 422)["detail"]
     assert_problem(client.patch(url, json={"name": None}, headers=tenants.mine.headers), 422)
     assert_problem(client.patch(url, json={"owner": "me"}, headers=tenants.mine.headers), 422)
 
@@ -131,7 +151,7 @@ def _all_pages(client: TestClient, tenants: Tenants, **params: Any) -> list[list
 
 def test_pagination_with_limit_2_is_stable_and_complete(client: TestClient, tenants: Tenants) -> None:
     """Five servers of a fleet page as 2+2+1 in creation order, twice the same, no duplicates."""
-    fleet = f"fleet-{uuid.uuid4().hex[:8]}"
+    fleet = _fleet(client, tenants)
     created = [_create(client, tenants, fleet=fleet)["id"] for _ in range(5)]
     pages = _all_pages(client, tenants, fleet=fleet, limit=2)
     assert [len(page) for page in pages] == [2, 2, 1]
@@ -141,12 +161,15 @@ def test_pagination_with_limit_2_is_stable_and_complete(client: TestClient, tena
 
 
 def test_fleet_filter_keeps_only_that_fleet(client: TestClient, tenants: Tenants) -> None:
-    """?fleet= lists the fleet's servers and no other."""
-    fleet = f"fleet-{uuid.uuid4().hex[:8]}"
-    inside = _create(client, tenants, fleet=fleet)["id"]
-    _create(client, tenants, fleet=f"{fleet}-other")
-    items = client.get("/v1/servers", params={"fleet": fleet}, headers=tenants.mine.headers).json()["items"]
-    assert [server["id"] for server in items] == [inside]
+    """?fleet= lists the fleet's servers and no other, the fleet named by name or by id."""
+    fleet = _fleet(client, tenants)
+    inside = _create(client, tenants, fleet=fleet)
+    _create(client, tenants, fleet=_fleet(client, tenants, f"{fleet}-other"))
+    for reference in (fleet, inside["fleet_id"]):
+        items = client.get("/v1/servers", params={"fleet": reference}, headers=tenants.mine.headers).json()[
+            "items"
+        ]
+        assert [server["id"] for server in items] == [inside["id"]]
 
 
 def test_bad_cursor_is_400_and_bad_limit_is_422(client: TestClient, tenants: Tenants) -> None:

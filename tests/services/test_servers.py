@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from services.errors import Conflict, InvalidInput, NotFound
+from services.fleets import FleetFields, create_fleet
 from services.servers import (
     ServerFields,
     create_server,
@@ -27,6 +28,7 @@ def test_create_get_update_delete(organization: OrganizationHandle) -> None:
         )
         server_id = server.id
     with unit_of_work() as session:
+        eu = create_fleet(session, organization.id, FleetFields(name="eu", schedule_cron="0 3 * * *")).id
         server = get_server(session, organization.id, server_id)
         assert (server.role, server.profile, server.labels) == ("standalone", "production", {"dc": "fra"})
         assert server.hardware == {"memory": 64 * 1024**3}
@@ -35,7 +37,7 @@ def test_create_get_update_delete(organization: OrganizationHandle) -> None:
         )
     with unit_of_work() as session:
         server = get_server(session, organization.id, server_id)
-        assert (server.role, server.fleet, server.version) == ("replica", "eu", "8.0.36")
+        assert (server.role, server.fleet, server.fleet_id, server.version) == ("replica", "eu", eu, "8.0.36")
         delete_server(session, organization.id, server_id)
     with unit_of_work() as session, pytest.raises(NotFound):
         get_server(session, organization.id, server_id)
@@ -66,6 +68,8 @@ def test_duplicate_name_is_a_conflict(
         ({"colour": "blue"}, "unknown field"),
         ({"name": None}, "cannot be null"),
         ({"labels": {"a": 1}}, "labels"),
+        ({"fleet": "nowhere"}, "no fleet 'nowhere'"),
+        ({"fleet_id": "00000000-0000-0000-0000-000000000000"}, "create it first"),
     ],
 )
 def test_bad_fields_are_invalid_input(
@@ -99,6 +103,9 @@ def test_another_organisations_server_is_not_found(
 def test_pagination_walks_every_server_once_in_creation_order(organization: OrganizationHandle) -> None:
     """Pages of two give all seven servers oldest first, each once, and end with no cursor."""
     with unit_of_work() as session:
+        fleet_id = create_fleet(
+            session, organization.id, FleetFields(name="eu", schedule_interval_seconds=60)
+        ).id
         created = [
             create_server(
                 session, organization.id, ServerFields(name=f"s{i}", fleet="eu" if i % 2 else None)
@@ -115,7 +122,31 @@ def test_pagination_walks_every_server_once_in_creation_order(organization: Orga
                 break
             cursor = page.next_cursor
         assert seen == created
-        fleet = list_servers(session, organization.id, fleet="eu", cursor=None, limit=50)
-        assert [server.id for server in fleet.items] == created[1::2]
+        for reference in ("eu", fleet_id):  # the fleet by name or by id
+            fleet = list_servers(session, organization.id, fleet=reference, cursor=None, limit=50)
+            assert [server.id for server in fleet.items] == created[1::2]
         with pytest.raises(InvalidInput):
             list_servers(session, organization.id, fleet=None, cursor="garbage", limit=2)
+
+
+def test_a_server_created_into_a_fleet_takes_its_defaults(organization: OrganizationHandle) -> None:
+    """Role and profile come from the fleet unless given; fleet and fleet_id naming two fleets is refused."""
+    with unit_of_work() as session:
+        fleet = create_fleet(
+            session,
+            organization.id,
+            FleetFields(
+                name="ci", schedule_interval_seconds=3600, default_role="replica", default_profile="ci"
+            ),
+        )
+        other = create_fleet(
+            session, organization.id, FleetFields(name="other", schedule_interval_seconds=60)
+        )
+        taken = create_server(session, organization.id, ServerFields(name="a", fleet_id=fleet.id))
+        given = create_server(session, organization.id, ServerFields(name="b", fleet="ci", role="primary"))
+        assert (taken.role, taken.profile, taken.fleet) == ("replica", "ci", "ci")
+        assert (given.role, given.profile) == ("primary", "ci")
+        with pytest.raises(InvalidInput, match="different fleets"):
+            update_server(session, organization.id, taken.id, {"fleet": "ci", "fleet_id": other.id})
+        moved = update_server(session, organization.id, taken.id, {"fleet_id": other.id})
+        assert (moved.fleet, moved.role) == ("other", "replica")

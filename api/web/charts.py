@@ -1,0 +1,189 @@
+"""The result page's pictures, drawn here as inline SVG (no script, no image files): the buffer pool
+against usable memory and the dataset, and the redo written per hour against the redo capacity.
+
+Each chart is a few horizontal bars on one scale, every bar labelled with its value in words too, and
+a <title>/<desc> pair so a screen reader gets the same facts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from markupsafe import Markup, escape
+
+from advisor.budget import describe_bytes
+
+WIDTH = 880
+LABEL_WIDTH = 265
+BAR_AREA = 360
+ROW_HEIGHT = 34
+BAR_HEIGHT = 20
+TOP = 8
+
+
+@dataclass(frozen=True)
+class Bar:
+    label: str
+    value: int
+    kind: str
+    note: str = ""
+
+    @property
+    def text(self) -> str:
+        return describe_bytes(self.value) + (f" {self.note}" if self.note else "")
+
+
+def _bar_row(index: int, bar: Bar, scale: float) -> str:
+    y = TOP + index * ROW_HEIGHT
+    length = max(2.0, bar.value * scale)
+    middle = y + BAR_HEIGHT / 2 + 5
+    return (
+        f'<g class="bar bar-{escape(bar.kind)}">'
+        f'<text class="bar-label" x="0" y="{middle:.0f}">{escape(bar.label)}</text>'
+        f'<rect x="{LABEL_WIDTH}" y="{y}" width="{length:.1f}" height="{BAR_HEIGHT}" rx="3"></rect>'
+        f'<text class="bar-value" x="{LABEL_WIDTH + length + 8:.1f}" y="{middle:.0f}">{escape(bar.text)}</text>'
+        "</g>"
+    )
+
+
+def bar_chart(
+    chart_id: str, title: str, description: str, bars: list[Bar], limit: Bar | None = None
+) -> Markup:
+    """Horizontal bars on one linear scale; `limit` (e.g. usable memory) is drawn as a dashed line too."""
+    scale = BAR_AREA / max(bar.value for bar in bars)
+    height = TOP * 2 + len(bars) * ROW_HEIGHT + (18 if limit is not None else 0)
+    parts = [
+        f'<svg class="chart" id="{chart_id}" role="img" aria-labelledby="{chart_id}-title {chart_id}-desc" '
+        f'viewBox="0 0 {WIDTH} {height}" width="100%" preserveAspectRatio="xMinYMin meet" '
+        'xmlns="http://www.w3.org/2000/svg">',
+        f'<title id="{chart_id}-title">{escape(title)}</title>',
+        f'<desc id="{chart_id}-desc">{escape(description)}</desc>',
+    ]
+    parts += [_bar_row(index, bar, scale) for index, bar in enumerate(bars)]
+    if limit is not None:
+        x = LABEL_WIDTH + limit.value * scale
+        bottom = TOP + len(bars) * ROW_HEIGHT
+        parts.append(
+            f'<g class="limit"><line x1="{x:.1f}" y1="{TOP - 4}" x2="{x:.1f}" y2="{bottom}"></line>'
+            f'<text x="{x:.1f}" y="{bottom + 14}" text-anchor="middle">{escape(limit.label)}</text></g>'
+        )
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+def _describe(bars: list[Bar]) -> str:
+    return "; ".join(f"{bar.label}: {bar.text}" for bar in bars) + "."
+
+
+def buffer_pool_chart(figures: Mapping[str, int | None]) -> Markup | None:
+    """Usable memory, InnoDB data and indexes, the pool now and the pool recommended; None when
+    neither memory nor the dataset is known (nothing to hold the pool against)."""
+    memory, dataset = figures.get("usable_memory_bytes"), figures.get("dataset_bytes")
+    pool, recommended = figures.get("buffer_pool_bytes"), figures.get("recommended_buffer_pool_bytes")
+    if not pool or (not memory and dataset is None):
+        return None
+    bars = []
+    if memory:
+        bars.append(Bar("Usable memory", memory, "memory"))
+    if dataset is not None:
+        bars.append(Bar("InnoDB data + indexes", dataset, "data"))
+    bars.append(Bar("Buffer pool now", pool, "current"))
+    if recommended:
+        bars.append(Bar("Buffer pool recommended", recommended, "recommended"))
+    if max(bar.value for bar in bars) <= 0:
+        return None
+    limit = Bar("usable memory", memory, "memory") if memory else None
+    title = "The buffer pool against usable memory and the dataset"
+    return bar_chart("chart-buffer-pool", title, _describe(bars), bars, limit)
+
+
+def _lasts(capacity_bytes: int, bytes_per_hour: int) -> str:
+    if bytes_per_hour <= 0:
+        return ""
+    minutes = capacity_bytes / bytes_per_hour * 60
+    if minutes < 1:
+        return "(< 1 min of writes)"
+    if minutes < 90:
+        return f"(≈ {minutes:.0f} min of writes)"
+    return f"(≈ {minutes / 60:.1f} h of writes)"
+
+
+def redo_chart(figures: Mapping[str, int | None]) -> Markup | None:
+    """Redo written per hour against the capacity now and recommended; None without both the rate
+    (two status dumps) and the capacity."""
+    per_hour, capacity = figures.get("redo_bytes_per_hour"), figures.get("redo_capacity_bytes")
+    recommended = figures.get("recommended_redo_capacity_bytes")
+    if per_hour is None or not capacity:
+        return None
+    bars = [
+        Bar("Redo written per hour", per_hour, "rate"),
+        Bar("Redo capacity now", capacity, "current", _lasts(capacity, per_hour)),
+    ]
+    if recommended:
+        bars.append(
+            Bar("Redo capacity recommended", recommended, "recommended", _lasts(recommended, per_hour))
+        )
+    if max(bar.value for bar in bars) <= 0:
+        return None
+    title = "Redo written per hour against the redo log's capacity"
+    return bar_chart("chart-redo", title, _describe(bars), bars)
+
+
+HISTORY_HEIGHT = 160
+HISTORY_SEVERITIES = ("critical", "warning", "notice", "info")
+
+
+def history_chart(points: list[tuple[datetime, Mapping[str, int]]]) -> Markup | None:
+    """Findings per audit over time, oldest on the left, each column stacked by severity; None
+    without a succeeded audit."""
+    if not points:
+        return None
+    tallest = max(max(sum(counts.values()) for _, counts in points), 1)
+    column = min(48.0, (WIDTH - 40) / len(points))
+    scale = (HISTORY_HEIGHT - 30) / tallest
+    parts = [
+        '<svg class="chart history" id="chart-history" role="img" '
+        'aria-labelledby="chart-history-title chart-history-desc" '
+        f'viewBox="0 0 {WIDTH} {HISTORY_HEIGHT + 20}" width="100%" preserveAspectRatio="xMinYMin meet" '
+        'xmlns="http://www.w3.org/2000/svg">',
+        '<title id="chart-history-title">Findings per audit, oldest first</title>',
+        '<desc id="chart-history-desc">'
+        + escape(
+            "; ".join(
+                f"{when:%Y-%m-%d %H:%M}: "
+                + ", ".join(f"{counts.get(name, 0)} {name}" for name in HISTORY_SEVERITIES)
+                for when, counts in points
+            )
+        )
+        + "</desc>",
+    ]
+    for index, (when, counts) in enumerate(points):
+        x = 20 + index * column
+        y = float(HISTORY_HEIGHT)
+        label = ", ".join(f"{counts.get(name, 0)} {name}" for name in HISTORY_SEVERITIES)
+        parts.append(f"<g><title>{escape(f'{when:%Y-%m-%d %H:%M} UTC: {label}')}</title>")
+        for severity in reversed(HISTORY_SEVERITIES):  # info at the bottom, critical on top
+            height = counts.get(severity, 0) * scale
+            if height:
+                y -= height
+                parts.append(
+                    f'<rect class="sev-{severity}" x="{x + 4:.1f}" y="{y:.1f}" '
+                    f'width="{column - 8:.1f}" height="{height:.1f}"></rect>'
+                )
+        total = sum(counts.values())
+        parts.append(
+            f'<text x="{x + column / 2:.1f}" y="{y - 4:.1f}" text-anchor="middle">{total}</text></g>'
+        )
+    parts.append(
+        f'<line class="axis" x1="16" y1="{HISTORY_HEIGHT}" x2="{WIDTH - 10}" y2="{HISTORY_HEIGHT}"></line>'
+    )
+    first, last = points[0][0], points[-1][0]
+    parts.append(f'<text x="20" y="{HISTORY_HEIGHT + 16}">{first:%Y-%m-%d}</text>')
+    if len(points) > 1:
+        parts.append(
+            f'<text x="{WIDTH - 10}" y="{HISTORY_HEIGHT + 16}" text-anchor="end">{last:%Y-%m-%d}</text>'
+        )
+    parts.append("</svg>")
+    return Markup("".join(parts))

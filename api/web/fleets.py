@@ -1,0 +1,41 @@
+"""The fleet page: a fleet's latest re-audit in progress (N of M done, failures) and its summary.
+
+While a run is unfinished the page refreshes itself every few seconds (a meta refresh: no script
+needed); the JSON API serves the same figures at /v1/fleets/{id}/summary.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from api.web.audit_pages import PageNotFound
+from api.web.session import WebOrg
+from api.web.templating import render
+from services.errors import NotFound
+from services.fleet_summary import fleet_summary
+from services.fleets import get_fleet
+from store.db import unit_of_work
+
+router = APIRouter(prefix="/ui/fleets", include_in_schema=False)
+REFRESH_SECONDS = 3
+
+
+@router.get("/{fleet_id}")
+def fleet_page(request: Request, fleet_id: str, org: WebOrg) -> Response:
+    """The fleet's schedule, its latest run's progress and its summary."""
+    with unit_of_work() as session:
+        try:
+            fleet = get_fleet(session, org.id, fleet_id)
+            summary = fleet_summary(session, org.id, fleet_id)
+        except NotFound:
+            raise PageNotFound() from None
+    run = summary["latest_run"]
+    context = {
+        "fleet": fleet,
+        "summary": summary,
+        "run": run,
+        "refresh_seconds": REFRESH_SECONDS if run is not None and not run["finished"] else None,
+        "states": ("critical", "warning", "notice", "info", "clean", "failed", "unaudited"),
+    }
+    return render(request, "fleet.html", context)

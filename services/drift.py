@@ -1,0 +1,237 @@
+"""Drift: how an audit differs from an earlier one of the same server, and live values that differ
+from the option file.
+
+Findings are matched by (rule, variable): new, resolved and unchanged. Option-file changes are
+diffed over the files the user uploaded (redacted), not over our recommended file, so a changed
+line is a change the user made. Live-vs-file drift comes from the advisor's effective config.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from services.errors import NotFound
+from store.models import Audit
+from store.repositories import audits as audit_repository
+from store.repositories import snapshots as snapshot_repository
+
+#: variables whose live values a fleet summary compares across servers (the majority and who departs).
+WATCHED_VARIABLES = (
+    "version",
+    "innodb_buffer_pool_size",
+    "innodb_buffer_pool_instances",
+    "innodb_log_file_size",
+    "innodb_redo_log_capacity",
+    "innodb_flush_log_at_trx_commit",
+    "innodb_flush_method",
+    "innodb_io_capacity",
+    "innodb_file_per_table",
+    "innodb_doublewrite",
+    "max_connections",
+    "table_open_cache",
+    "thread_cache_size",
+    "tmp_table_size",
+    "max_heap_table_size",
+    "sync_binlog",
+    "log_bin",
+    "binlog_format",
+    "gtid_mode",
+    "transaction_isolation",
+    "tx_isolation",
+    "sql_mode",
+    "character_set_server",
+    "performance_schema",
+    "slow_query_log",
+    "long_query_time",
+)
+KEY_SEPARATOR = "|"
+
+
+def finding_key(finding: Mapping[str, Any]) -> str:
+    """`rule|variable`: what makes two audits' findings "the same finding"."""
+    return f"{finding.get('rule')}{KEY_SEPARATOR}{finding.get('variable') or ''}"
+
+
+def finding_keys(findings: Iterable[Mapping[str, Any]]) -> list[str]:
+    return sorted({finding_key(finding) for finding in findings})
+
+
+def watched_settings(variables_text: str | None, name: str) -> dict[str, str]:
+    """Live values of the watched variables from a SHOW GLOBAL VARIABLES dump ({} without one)."""
+    if not variables_text:
+        return {}
+    from advisor.errors import InputError
+    from advisor.inputs.statusvars import parse_variables
+
+    try:
+        dump = parse_variables(variables_text, name)
+    except InputError:  # the audit itself reports bad input; a summary just lacks the values
+        return {}
+    return {variable: value for variable in WATCHED_VARIABLES if (value := dump.get(variable)) is not None}
+
+
+def record_audit_facts(session: Session, audit: Audit, result: Mapping[str, Any], content_hash: str) -> None:
+    """Store, with a succeeded audit, what fleet views and comparisons read without loading findings:
+    the drift, the finding keys, and how it differs from the previous audit."""
+    audit.drift = list(result.get("drift") or [])
+    audit.finding_keys = finding_keys(result.get("findings") or [])
+    with session.no_autoflush:  # one UPDATE of the audit at the end, not one more before this read
+        previous = audit_repository.previous_succeeded(session, audit)
+    if previous is None:
+        audit.changes = None
+        return
+    previous_id, previous_keys, previous_hash = previous
+    before, after = set(previous_keys or []), set(audit.finding_keys)
+    audit.changes = {
+        "previous_audit_id": previous_id,
+        "new": sorted(after - before),
+        "resolved": sorted(before - after),
+        "unchanged": len(after & before),
+        "snapshot_changed": content_hash != previous_hash,
+    }
+
+
+def clear_audit_facts(audit: Audit) -> None:
+    audit.drift = audit.finding_keys = audit.changes = None
+
+
+# ------------------------------------------------------------------ comparing two audits
+def _finding_summary(finding: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        name: finding.get(name)
+        for name in ("rule", "variable", "severity", "title", "current", "recommended")
+    }
+
+
+def _compare_findings(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> dict[str, Any]:
+    earlier = {finding_key(finding): finding for finding in before}
+    later = {finding_key(finding): finding for finding in after}
+    unchanged = []
+    for key in sorted(earlier.keys() & later.keys()):
+        entry = _finding_summary(later[key])
+        entry["severity_before"] = earlier[key].get("severity")
+        unchanged.append(entry)
+    return {
+        "new": [later[key] for key in sorted(later.keys() - earlier.keys())],
+        "resolved": [earlier[key] for key in sorted(earlier.keys() - later.keys())],
+        "unchanged": unchanged,
+    }
+
+
+def _file_changes(path: str, before: str, after: str) -> dict[str, Any]:
+    """Lines removed (numbered in the old file) and added (numbered in the new), and a unified diff."""
+    import difflib
+
+    old_lines, new_lines = before.splitlines(), after.splitlines()
+    removed: list[dict[str, Any]] = []
+    added: list[dict[str, Any]] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
+        a=old_lines, b=new_lines, autojunk=False
+    ).get_opcodes():
+        if tag in ("replace", "delete"):
+            removed += [{"line": n + 1, "text": old_lines[n]} for n in range(i1, i2)]
+        if tag in ("replace", "insert"):
+            added += [{"line": n + 1, "text": new_lines[n]} for n in range(j1, j2)]
+    diff = "".join(
+        f"{line}\n" if not line.endswith("\n") else line
+        for line in difflib.unified_diff(old_lines, new_lines, f"a{path}", f"b{path}", lineterm="")
+    )
+    return {"path": path, "removed": removed, "added": added, "diff": diff}
+
+
+def compare_option_files(before: Mapping[str, str], after: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The changed option files (a file only on one side counts as wholly removed or added)."""
+    changed = []
+    for path in sorted(set(before) | set(after)):
+        old, new = before.get(path, ""), after.get(path, "")
+        if old != new:
+            changed.append(_file_changes(path, old, new))
+    return changed
+
+
+def _drift_names(audit: Audit | None) -> set[str]:
+    return {entry["name"] for entry in (audit.drift or [])} if audit is not None else set()
+
+
+def compare_audits(
+    before: Audit | None,
+    after: Audit,
+    *,
+    before_files: Mapping[str, str] | None = None,
+    after_files: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """How `after` differs from `before` (None: the first audit, everything is new).
+
+    `before_files`/`after_files` are the two snapshots' uploaded option files (path → text); leave
+    them None when both audits read the same snapshot content.
+    """
+    files = compare_option_files(before_files or {}, after_files or {}) if before is not None else []
+    return {
+        "audit_id": after.id,
+        "previous_audit_id": before.id if before is not None else None,
+        "server_id": after.server_id,
+        "worst_severity": {
+            "before": before.worst_severity if before is not None else None,
+            "after": after.worst_severity,
+        },
+        "findings": _compare_findings(
+            list(before.findings or []) if before is not None else [], list(after.findings or [])
+        ),
+        "mycnf": {"changed": bool(files), "files": files},
+        "drift": {
+            "live_vs_file": list(after.drift or []),
+            "new": sorted(_drift_names(after) - _drift_names(before)),
+            "resolved": sorted(_drift_names(before) - _drift_names(after)),
+        },
+    }
+
+
+def _files_of(
+    session: Session, before: Audit, after: Audit
+) -> tuple[dict[str, str] | None, dict[str, str] | None]:
+    if before.snapshot_id == after.snapshot_id:
+        return None, None
+    return (
+        snapshot_repository.option_files(session, before.snapshot_id),
+        snapshot_repository.option_files(session, after.snapshot_id),
+    )
+
+
+def _succeeded(audit: Audit) -> Audit:
+    from services.errors import Conflict
+
+    if audit.status != "succeeded":
+        raise Conflict(f"audit {audit.id} is {audit.status}; only succeeded audits compare")
+    return audit
+
+
+def compare(session: Session, org_id: str, audit_id: str, other_id: str) -> dict[str, Any]:
+    """Audit `audit_id` against `other_id` (the baseline): `new` findings are those `other_id` lacked.
+
+    Both must be the organisation's (NotFound) and succeeded (Conflict).
+    """
+    from services.audits import get_audit
+
+    after = _succeeded(get_audit(session, org_id, audit_id))
+    before = _succeeded(get_audit(session, org_id, other_id))
+    before_files, after_files = _files_of(session, before, after)
+    return compare_audits(before, after, before_files=before_files, after_files=after_files)
+
+
+def server_drift(session: Session, org_id: str, server_id: str) -> dict[str, Any]:
+    """The server's latest succeeded audit against the one before it (NotFound before any succeeded)."""
+    from services.servers import get_server
+
+    server = get_server(session, org_id, server_id)
+    latest = audit_repository.latest_succeeded(session, org_id, server.id, count=2)
+    if not latest:
+        raise NotFound(f"server {server.id} has no succeeded audit yet")
+    after = latest[0]
+    before = latest[1] if len(latest) > 1 else None
+    if before is None:
+        return compare_audits(None, after)
+    before_files, after_files = _files_of(session, before, after)
+    return compare_audits(before, after, before_files=before_files, after_files=after_files)
