@@ -19,6 +19,14 @@ from api.web.session import CrossSiteRequest, SignInRequired
 from api.web.templating import STATIC_DIR, render
 
 _fallback = APIRouter(prefix="/ui", include_in_schema=False)
+_entry = APIRouter(include_in_schema=False)
+
+
+@_entry.get("/")
+@_entry.get("/ui/")
+def entry() -> Response:
+    """The address `make run` prints, and /ui/ with a slash: the form."""
+    return RedirectResponse("/ui", status_code=307)
 
 
 @_fallback.get("/{path:path}")
@@ -43,6 +51,7 @@ def install_web_pages(app: FastAPI) -> None:
         return render(request, "not_found.html", {}, status_code=404)
 
     app.mount("/ui/static", StaticFiles(directory=STATIC_DIR), name="ui-static")
+    app.include_router(_entry)
     for module in (auth_pages, audit_pages, server_pages):
         app.include_router(module.router)
     app.include_router(_fallback)
