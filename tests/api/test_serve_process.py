@@ -2,52 +2,23 @@
 
 from __future__ import annotations
 
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 
 from tests.api.helpers import FINDING_FIELDS, PROBLEM_JSON, SECRET, Tenants, corpus_upload
 from tests.fixtures.real_services import ServiceUrls, service_environment
+from tests.fixtures.server_process import serve
 from tests.fixtures.worker_process import WorkerProcess
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture
-def server_url(service_urls: ServiceUrls, worker_process: WorkerProcess) -> Iterator[str]:
+def server_url(service_urls: ServiceUrls, worker_process: WorkerProcess, tmp_path: Path) -> Iterator[str]:
     """The API process on a free port, sharing the run's database and queue with the worker."""
-    port = _free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "cli.main", "serve", "--port", str(port)],
-        env=service_environment(service_urls),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
-            assert time.monotonic() < deadline, "server did not become ready"
-            time.sleep(0.2)
+    with serve(service_environment(service_urls), tmp_path / "serve.log") as url:
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
 
 
 def test_analyze_over_http_against_postgres_and_the_worker(server_url: str, tenants: Tenants) -> None:

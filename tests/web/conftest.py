@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.fixtures.real_services import IN_CI, ServiceUrls, service_environment
+from tests.fixtures.server_process import serve
 from tests.fixtures.worker_process import WorkerProcess
-from tests.web.browser import CHROMIUM, chromium, embedded_environment, migrate, serve
+from tests.web.browser import CHROMIUM, chromium, embedded_environment, migrate
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page

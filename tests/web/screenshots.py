@@ -13,7 +13,8 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tests.web.browser import ROOT, chromium, embedded_environment, migrate, serve
+from tests.fixtures.server_process import serve
+from tests.web.browser import ROOT, chromium, embedded_environment, migrate
 from tests.web.corpus_form import fill_from_corpus
 
 if TYPE_CHECKING:
