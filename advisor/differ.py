@@ -2,50 +2,97 @@
 
 * `set` findings edit the value where the server reads it (the effective entry's line, in whatever file
   and server group it is, keeping its spelling such as `loose-`); a `skip-`/`disable-`/`enable-` line is
-  rewritten as `name = value`. Unset variables are added at the end of the main (first) file's last
-  server-only group (`[mysqld]`, `[mariadb]`, `[mysqld-8.0]`…) under a comment naming the rule, or in
-  a new `[mysqld]` at the end. `[mysqld_safe]` options go to `[mysqld_safe]`.
+  rewritten as `name = value`. Unset variables are added under a comment naming the rule to the group
+  that every version of the flavor reads — `[mysqld]`, or `[mariadbd]`/`[mariadb]`/`[server]` where the
+  files use those instead — in the main file, or the last file (read order) holding such a group; never to a
+  version-specific group such as `[mariadb-10.11]`, which the next major upgrade stops reading. Without
+  one, a new `[mysqld]` goes at the end of the main file. `[mysqld_safe]` options go to `[mysqld_safe]`.
 * `comment_out` findings turn the line into a comment with a note; the successor, if any, is a
   separate `set` finding.
-* The result is a unified diff per changed file (`--- a/path`, `+++ b/path`, for `patch -p1`) and the
-  main file's new text. Without an uploaded file, a minimal `[mysqld]` file is built, diffed from
-  /dev/null.
+* Secrets stay where they are: lines holding a secret (or a redacted placeholder) are never shown in
+  a diff, not even as context, and the recommended copies hold a comment in their place.
+* The result is one recommended file per uploaded file (path, text, unified diff for `patch -p1`) and
+  a combined diff. Without an uploaded file, a minimal `[mysqld]` file is built, diffed from /dev/null.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
 
 from advisor.catalog import normalize_name
-from advisor.inputs.optiongroups import MYSQLD_SAFE_GROUPS, is_server_only_group
+from advisor.inputs.optiongroups import MYSQLD_SAFE_GROUPS
 from advisor.inputs.optionsyntax import encode_value
+from advisor.redact import REDACTED, is_secret_option
+from advisor.unidiff import unified_diff
 
 if TYPE_CHECKING:
     from advisor.context import AuditContext
     from advisor.findings import Finding
     from advisor.inputs.optionfiles import OptionFile, OptionFileSet
 
-CONTEXT_LINES = 3
-FRESH_PATH = "my.cnf"
-_REWRITTEN_PREFIXES = frozenset({"skip", "disable", "enable", "autoset"})
+FRESH_PATH: Final = "my.cnf"
+_REWRITTEN_PREFIXES: Final = frozenset({"skip", "disable", "enable", "autoset"})
+# Groups every version of a flavor reads, in the order we prefer to write new settings into.
+_WHOLE_FLAVOR_GROUPS: Final = ("mysqld", "mariadbd", "mariadb", "server")
 
 
-def _note(finding: Finding) -> str:
+@dataclass(frozen=True, slots=True)
+class RecommendedFile:
+    """One option file as we hand it back: its path, the recommended text and its diff ("" unchanged)."""
+
+    path: str
+    recommended: str
+    diff: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"path": self.path, "recommended": self.recommended, "diff": self.diff}
+
+
+@dataclass(frozen=True, slots=True)
+class Recommendation:
+    """Every recommended file (upload order), the combined diff, and the secret lines kept out."""
+
+    files: tuple[RecommendedFile, ...]
+    diff: str
+    #: `path:line` of each line holding a secret: never in a diff, replaced by a comment in `files`.
+    secrets_kept_out: tuple[str, ...] = ()
+
+    @property
+    def main_text(self) -> str:
+        return self.files[0].recommended if self.files else ""
+
+
+def note(finding: Finding) -> str:
     return f"innotune {finding.rule}: {finding.title}"
 
 
-def _spelling(ctx: AuditContext, name: str) -> tuple[str, str]:
+def spelling(ctx: AuditContext, name: str) -> tuple[str, str]:
     """How to write `name` in a my.cnf, and the group it belongs in (`mysqld` or `mysqld_safe`)."""
     facts = ctx.catalog.lookup(name, ctx.version)
     spelled = ctx.catalog.option_file_name(name, ctx.version) or name
     return spelled, "mysqld_safe" if facts is not None and facts.option_group == "mysqld_safe" else "mysqld"
 
 
-def _target_group(main: OptionFile, groups: frozenset[str]) -> str:
-    """The last server-only group the main file opens, or a new `[mysqld]`."""
-    found = [group for _, group in main.headers if is_server_only_group(group, groups)]
-    return found[-1] if found else "mysqld"
+def addition_target(options: OptionFileSet, groups: frozenset[str]) -> tuple[str, str]:
+    """(path, group) where new server settings go: the main file when it opens a group the whole flavor
+    reads, else the last file in read order that does (Debian's `my.cnf` only includes others); in it
+    the preferred such group. Else a new `[mysqld]` in the main file."""
+    main = next(iter(options.files))
+    for path in (main, *reversed(options.paths_read)):
+        opened = {group for _, group in options.files[path].headers}
+        for group in _WHOLE_FLAVOR_GROUPS:
+            if group in opened and group in groups:
+                return path, group
+    return next(iter(options.files)), "mysqld"
+
+
+def secret_lines(file: OptionFile) -> frozenset[int]:
+    """0-based indexes of the lines that hold a secret option or a redacted placeholder."""
+    found = {entry.line - 1 for entry in file.entries() if is_secret_option(entry.raw_name)}
+    found.update(index for index, text in enumerate(file.lines()) if REDACTED in text)
+    return frozenset(found)
 
 
 class _Edits:
@@ -53,6 +100,7 @@ class _Edits:
 
     def __init__(self, ctx: AuditContext, options: OptionFileSet) -> None:
         self.ctx = ctx
+        self.options = options
         self.files = options.files
         self.edited: dict[str, OptionFile] = {}
         self.commented: set[tuple[str, int]] = set()
@@ -72,12 +120,12 @@ class _Edits:
         if path is None or line is None or path not in self.files:
             return
         if any(entry.line == line for entry in self.files[path].entries()):
-            self.file(path).comment_out(line, _note(finding))
+            self.file(path).comment_out(line, note(finding))
             self.commented.add((path, line))
 
     def set(self, finding: Finding, variable: str, value: str) -> None:
         name = normalize_name(variable)
-        spelled, group = _spelling(self.ctx, name)
+        spelled, group = spelling(self.ctx, name)
         effective = self.effective[group]
         current = effective.get(name) or effective.get(normalize_name(spelled))
         if current is None or (current.entry.file, current.entry.line) in self.commented:
@@ -87,18 +135,20 @@ class _Edits:
         if entry.prefix in _REWRITTEN_PREFIXES:
             loose = entry.raw_name[:6] if entry.loose else ""
             self.file(entry.file).replace_option(entry.line, loose + spelled, value)
-        else:
+        elif entry.value != value:
             self.file(entry.file).set_value(entry.line, value)
 
     def add(self) -> None:
-        """Append the settings no file has yet to the main file, in the order the findings came."""
+        """Append the settings no file has yet, in the order the findings came (see the module doc)."""
         if not self.additions:
             return
+        server_path, server_group = addition_target(self.options, self.ctx.groups_read)
         main_path = next(iter(self.files))
-        server_group = _target_group(self.files[main_path], self.ctx.groups_read)
-        main = self.file(main_path)
         for group, spelled, value, finding in self.additions:
-            main.add_option(server_group if group == "mysqld" else group, spelled, value, _note(finding))
+            if group == "mysqld":
+                self.file(server_path).add_option(server_group, spelled, value, note(finding))
+            else:
+                self.file(main_path).add_option(group, spelled, value, note(finding))
 
 
 def _apply(ctx: AuditContext, options: OptionFileSet, findings: Sequence[Finding]) -> dict[str, OptionFile]:
@@ -115,99 +165,54 @@ def _apply(ctx: AuditContext, options: OptionFileSet, findings: Sequence[Finding
     return edits.edited
 
 
-def _fresh(ctx: AuditContext, findings: Sequence[Finding]) -> tuple[str, str]:
+def _fresh(ctx: AuditContext, findings: Sequence[Finding]) -> Recommendation:
     """A minimal my.cnf holding the recommended settings, and its diff from /dev/null."""
     sections: dict[str, list[str]] = {}
     for finding in findings:
         if finding.change == "set" and finding.variable and finding.recommended is not None:
-            spelled, group = _spelling(ctx, normalize_name(finding.variable))
+            spelled, group = spelling(ctx, normalize_name(finding.variable))
             setting = f"{spelled} = {encode_value(finding.recommended)}"
-            sections.setdefault(group, []).extend([f"# {_note(finding)}", setting])
+            sections.setdefault(group, []).extend([f"# {note(finding)}", setting])
     if not sections:
-        return "", ""
+        return Recommendation((), "")
     lines: list[str] = []
     for group, body in sections.items():
         lines.extend([*([""] if lines else []), f"[{group}]", *body])
     text = "".join(f"{line}\n" for line in lines)
     header = f"--- /dev/null\n+++ b/{FRESH_PATH}\n@@ -0,0 +1,{len(lines)} @@\n"
-    return header + "".join(f"+{line}\n" for line in lines), text
+    diff = header + "".join(f"+{line}\n" for line in lines)
+    return Recommendation((RecommendedFile(FRESH_PATH, text, diff),), diff)
 
 
-def _label(path: str) -> str:
-    return path.replace("\\", "/").lstrip("/")
-
-
-def _line(sign: str, text: str) -> str:
-    return f"{sign}{text}" if text.endswith("\n") else f"{sign}{text}\n\\ No newline at end of file\n"
-
-
-Block = tuple[int, int, int, int]  # old[from:to] became new[from:to]
-
-
-def _blocks(old_count: int, new_count: int, origins: Sequence[int | None]) -> list[Block]:
-    """The changed stretches, read off the origins of the unchanged lines (they keep their order)."""
-    blocks: list[Block] = []
-    old_at = new_at = 0
-    for index, origin in enumerate(origins):
-        if origin is None:
-            continue
-        if origin - 1 > old_at or index > new_at:
-            blocks.append((old_at, origin - 1, new_at, index))
-        old_at, new_at = origin, index + 1
-    if old_at < old_count or new_at < new_count:
-        blocks.append((old_at, old_count, new_at, new_count))
-    return blocks
-
-
-def _hunk(old: list[str], new: list[str], blocks: list[Block]) -> list[str]:
-    """One hunk: the blocks with CONTEXT_LINES of unchanged lines around them."""
-    old_start = max(0, blocks[0][0] - CONTEXT_LINES)
-    old_end = min(len(old), blocks[-1][1] + CONTEXT_LINES)
-    new_start = blocks[0][2] - (blocks[0][0] - old_start)
-    new_end = blocks[-1][3] + (old_end - blocks[-1][1])
-    old_size, new_size = old_end - old_start, new_end - new_start
-    out = [f"@@ -{old_start + bool(old_size)},{old_size} +{new_start + bool(new_size)},{new_size} @@\n"]
-    at = old_start
-    for old_from, old_to, new_from, new_to in blocks:
-        out.extend(_line(" ", text) for text in old[at:old_from])
-        out.extend(_line("-", text) for text in old[old_from:old_to])
-        out.extend(_line("+", text) for text in new[new_from:new_to])
-        at = old_to
-    out.extend(_line(" ", text) for text in old[at:old_end])
-    return out
-
-
-def unified_diff(path: str, old: list[str], new: list[str], origins: Sequence[int | None]) -> str:
-    """A unified diff of `old` → `new` (lines with their endings), given for each new line the old
-    line number it is an unchanged copy of (None: added or edited). Linear: no search needed."""
-    hunks: list[list[Block]] = []
-    for block in _blocks(len(old), len(new), origins):
-        if hunks and block[0] - hunks[-1][-1][1] <= 2 * CONTEXT_LINES:
-            hunks[-1].append(block)
-        else:
-            hunks.append([block])
-    if not hunks:
-        return ""
-    out = [f"--- a/{_label(path)}\n", f"+++ b/{_label(path)}\n"]
-    for blocks in hunks:
-        out.extend(_hunk(old, new, blocks))
+def _kept_out(lines: list[str], origins: Sequence[int | None], protected: frozenset[int]) -> str:
+    """The text with each protected original line replaced by a comment saying the secret stays put."""
+    out = []
+    for text, origin in zip(lines, origins, strict=True):
+        if origin is not None and origin - 1 in protected:
+            ending = text[len(text.rstrip("\r\n")) :]
+            text = f"# innotune: a line holding a secret is kept out of this copy; keep your own{ending}"
+        out.append(text)
     return "".join(out)
 
 
-def render_changes(ctx: AuditContext, findings: Sequence[Finding]) -> tuple[str, str]:
-    """Return (unified diff, recommended my.cnf): every changed uploaded file is diffed, in upload
-    order; the recommended text is the main (first) file's. ("", main text) when nothing changes."""
+def render_recommendation(ctx: AuditContext, findings: Sequence[Finding]) -> Recommendation:
+    """Every uploaded file with the findings' changes made, its diff, and the combined diff."""
     if ctx.options is None:
         return _fresh(ctx, findings)
     edited = _apply(ctx, ctx.options, findings)
-    files = ctx.options.files
-    diff = "".join(
-        unified_diff(path, files[path].lines(), edited[path].lines(), edited[path].origins())
-        for path in files
-        if path in edited
-    )
-    main_path = next(iter(files), None)
-    if main_path is None:
-        return diff, ""
-    main = edited.get(main_path, files[main_path])
-    return diff, main.serialise()
+    files: list[RecommendedFile] = []
+    kept_out: list[str] = []
+    for path, original in ctx.options.files.items():
+        copy = edited.get(path, original)
+        protected = secret_lines(original)
+        kept_out.extend(f"{path}:{index + 1}" for index in sorted(protected))
+        old, new, origins = original.lines(), copy.lines(), copy.origins()
+        diff = unified_diff(path, old, new, origins, protected) if path in edited else ""
+        files.append(RecommendedFile(path, _kept_out(new, origins, protected), diff))
+    return Recommendation(tuple(files), "".join(file.diff for file in files), tuple(kept_out))
+
+
+def render_changes(ctx: AuditContext, findings: Sequence[Finding]) -> tuple[str, str]:
+    """(combined unified diff, the main file's recommended text); ("", main text) when nothing changes."""
+    result = render_recommendation(ctx, findings)
+    return result.diff, result.main_text

@@ -1,0 +1,116 @@
+"""A drop-in alternative to editing the user's files: one override file, read after them, holding every
+setting the audit changes — for DBAs who never edit a vendor's `my.cnf`.
+
+Where it goes: into the directory of the last `!includedir` the server reads (`conf.d/zz-innotune.cnf`:
+the server reads a directory's `.cnf` files in name order, so `zz-` comes last there). Without an
+`!includedir`, beside the main file as `innotune.cnf`, with the `!include` line to append to the main
+file (appended at its end, it is read last).
+
+What it cannot do is said beside it: a line that must go (a refused or removed option) stays in force
+however late the drop-in is read, and a setting written in the main file after its `!includedir` line
+overrides the drop-in. Those are listed as `cannot_fix`.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from advisor.catalog import normalize_name
+from advisor.differ import note, spelling
+from advisor.inputs.optionsyntax import encode_value
+
+if TYPE_CHECKING:
+    from advisor.context import AuditContext
+    from advisor.findings import Finding
+    from advisor.inputs.optionfiles import OptionFileSet
+
+DROPIN_NAME: Final = "zz-innotune.cnf"
+BESIDE_NAME: Final = "innotune.cnf"
+
+
+@dataclass(frozen=True, slots=True)
+class DropIn:
+    """The override file, and what the user must do besides installing it."""
+
+    path: str
+    text: str
+    #: The line to append to `include_into` so the server reads the drop-in (None: already read).
+    include_line: str | None
+    include_into: str | None
+    #: Plain words per change the drop-in cannot make (removals, later lines that override it).
+    cannot_fix: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "text": self.text,
+            "include_line": self.include_line,
+            "include_into": self.include_into,
+            "cannot_fix": list(self.cannot_fix),
+        }
+
+
+def _placement(options: OptionFileSet | None) -> tuple[str, str | None, tuple[str, int] | None]:
+    """(drop-in path, `!include` line to add or None, (file, line) of the `!includedir` that reads it)."""
+    if options is None or not options.files:
+        return BESIDE_NAME, f"!include {BESIDE_NAME}", None
+    chosen = None
+    for path in options.paths_read:
+        for include in options.files[path].includes:
+            if include.directory:
+                chosen = include
+    if chosen is not None:
+        folder = chosen.target.replace("\\", "/")
+        if not folder.startswith("/"):
+            folder = posixpath.join(posixpath.dirname(chosen.file), folder)
+        return posixpath.normpath(posixpath.join(folder, DROPIN_NAME)), None, (chosen.file, chosen.line)
+    main = next(iter(options.files))
+    path = posixpath.join(posixpath.dirname(main), BESIDE_NAME)
+    return path, f"!include {path}", None
+
+
+def _overridden(ctx: AuditContext, name: str, reader: tuple[str, int] | None) -> str | None:
+    """`file:line` of a setting of `name` read after the drop-in (so it wins), if any."""
+    if reader is None or ctx.options is None:
+        return None
+    winner = ctx.options.effective(ctx.groups_read).get(name)
+    if winner is None:
+        return None
+    entry = winner.entry
+    if entry.file == reader[0] and entry.line > reader[1]:
+        return f"{entry.file}:{entry.line}"
+    return None
+
+
+def render_dropin(ctx: AuditContext, findings: Sequence[Finding]) -> DropIn | None:
+    """The override file for these findings; None when no finding changes anything."""
+    path, include_line, reader = _placement(ctx.options)
+    sections: dict[str, list[str]] = {}
+    cannot_fix: list[str] = []
+    for finding in findings:
+        if finding.change == "comment_out" and finding.option_file is not None:
+            where = f"{finding.option_file}:{finding.option_line}"
+            cannot_fix.append(f"{where} must be commented out in the file itself ({note(finding)})")
+        if finding.change != "set" or not finding.variable or finding.recommended is None:
+            continue
+        spelled, group = spelling(ctx, normalize_name(finding.variable))
+        sections.setdefault(group, []).extend(
+            [f"# {note(finding)}", f"{spelled} = {encode_value(finding.recommended)}"]
+        )
+        later = _overridden(ctx, normalize_name(finding.variable), reader)
+        if later is not None:
+            cannot_fix.append(f"{later} sets {spelled} after the drop-in is read: change or remove it there")
+    if not sections and not cannot_fix:
+        return None
+    lines = ["# Written by InnoTune: the settings this audit changes, read after your own files.", ""]
+    for group, body in sections.items():
+        lines.extend([f"[{group}]", *body, ""])
+    if cannot_fix:
+        lines.append("# Not done by this file (edit the files themselves):")
+        lines.extend(f"#   {item}" for item in cannot_fix)
+    text = "".join(f"{line}\n" for line in lines)
+    main = next(iter(ctx.options.files), None) if ctx.options is not None else None
+    return DropIn(path, text, include_line, main if include_line else None, tuple(cannot_fix))
