@@ -12,12 +12,11 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from advisor.advisors import all_rules, precedence
-from advisor.audit import AuditInputs, AuditResult
 from advisor.catalog import Catalog, get_catalog
 from advisor.context import AuditContext
 from advisor.differ import render_changes
 from advisor.effective import build_effective_config
-from advisor.errors import InputError, InputWarning
+from advisor.errors import InputWarning, VersionUnknown
 from advisor.figures import audit_figures
 from advisor.findings import Finding
 from advisor.inputs.innodb_status import InnodbStatus, parse_innodb_status
@@ -30,6 +29,7 @@ from advisor.inputs.statusvars import (
     parse_status,
     parse_variables,
 )
+from advisor.model import AuditInputs, AuditResult, VersionSource
 from advisor.rules import Proposal, Rule
 from advisor.sql import apply_sql, same_value
 from advisor.version import ServerVersion, parse_version
@@ -43,6 +43,7 @@ class ParsedInputs:
     """Every input parsed, with the version settled and the warnings gathered."""
 
     version: ServerVersion
+    version_source: VersionSource
     options: OptionFileSet | None
     variables: VariablesDump | None
     status: StatusView | None
@@ -52,12 +53,17 @@ class ParsedInputs:
     warnings: tuple[InputWarning, ...]
 
 
-def _version(inputs: AuditInputs, variables: VariablesDump | None) -> ServerVersion:
+def _version(
+    inputs: AuditInputs, variables: VariablesDump | None, fallback: str | None
+) -> tuple[ServerVersion, VersionSource]:
+    """The version rule: given explicitly, else the dump's `version`, else the fallback."""
     if inputs.server_version:
-        return parse_version(inputs.server_version)
+        return parse_version(inputs.server_version), "given"
     if variables is not None and variables.get("version"):
-        return parse_version(variables.get("version") or "", variables.get("version_comment"))
-    raise InputError(
+        return parse_version(variables.get("version") or "", variables.get("version_comment")), "variables"
+    if fallback:
+        return parse_version(fallback), "fallback"
+    raise VersionUnknown(
         "the server version is unknown: pass --server-version or a SHOW GLOBAL VARIABLES dump with `version`"
     )
 
@@ -77,11 +83,11 @@ def _hardware(inputs: AuditInputs) -> HardwareSpec | None:
     return None
 
 
-def parse_inputs(inputs: AuditInputs) -> ParsedInputs:
+def parse_inputs(inputs: AuditInputs, *, fallback_version: str | None = None) -> ParsedInputs:
     """Parse everything; the first bad input raises InputError naming its file and line."""
     warnings: list[InputWarning] = []
     variables = parse_variables(inputs.variables, inputs.variables_name) if inputs.variables else None
-    version = _version(inputs, variables)
+    version, version_source = _version(inputs, variables, fallback_version)
     options = OptionFileSet.from_texts(dict(inputs.mycnf)) if inputs.mycnf else None
     if options is not None:
         warnings.extend(options.warnings)
@@ -103,7 +109,15 @@ def parse_inputs(inputs: AuditInputs) -> ParsedInputs:
     if schema is not None:
         warnings.extend(schema.warnings)
     return ParsedInputs(
-        version, options, variables, status, innodb, schema, _hardware(inputs), tuple(warnings)
+        version,
+        version_source,
+        options,
+        variables,
+        status,
+        innodb,
+        schema,
+        _hardware(inputs),
+        tuple(warnings),
     )
 
 

@@ -26,6 +26,10 @@ class InputError(Exception):
         return InputError(self.message, file=self.file or file, line=self.line)
 
 
+class VersionUnknown(InputError):
+    """No server version: none given, none in the variables dump, no fallback."""
+
+
 @dataclass(frozen=True, slots=True)
 class InputWarning:
     """Something odd but not fatal in the input (a missing include, a truncated dump)."""

@@ -127,7 +127,7 @@ def stored_inputs(upload: SnapshotUpload) -> dict[str, Any]:
 
 def audit_inputs(inputs: dict[str, Any], parameters: dict[str, Any]) -> AuditInputs:
     """The advisor's inputs for stored snapshot inputs and an audit's parameters."""
-    from advisor.audit import AuditInputs
+    from advisor.audit import AuditInputs, Profile, Role
 
     names = inputs.get("names") or {}
     hardware = inputs.get("hardware")
@@ -145,32 +145,13 @@ def audit_inputs(inputs: dict[str, Any], parameters: dict[str, Any]) -> AuditInp
         cpus=parameters.get("cpus"),
         storage=parameters.get("storage"),
         server_version=parameters.get("server_version"),
-        role=parameters.get("role") or "standalone",
-        profile=parameters.get("profile") or "production",
+        role=Role(parameters.get("role") or Role.STANDALONE),
+        profile=Profile(parameters.get("profile") or Profile.PRODUCTION),
         variables_name=names.get("variables") or "variables",
         status_names=tuple(names.get("status") or ()),
         innodb_status_name=names.get("innodb_status") or "innodb_status",
         schema_name=names.get("schema") or "schema",
         hardware_name=names.get("hardware") or "hardware.json",
-    )
-
-
-def _resolve_version(inputs: dict[str, Any], explicit: str | None, fallback: str | None) -> ServerVersion:
-    """The version the audit will use: given explicitly, else the dump's `version`, else the server's."""
-    from advisor.inputs.statusvars import parse_variables
-    from advisor.version import parse_version
-
-    if explicit:
-        return parse_version(explicit)
-    if inputs["variables"] is not None:
-        dump = parse_variables(inputs["variables"], inputs["names"]["variables"])
-        if dump.get("version"):
-            inputs["version_from_variables"] = True
-            return parse_version(dump.get("version") or "", dump.get("version_comment"))
-    if fallback:
-        return parse_version(fallback)
-    raise InputError(
-        "the server version is unknown: upload SHOW GLOBAL VARIABLES (with `version`) or give the server a version"
     )
 
 
@@ -190,7 +171,8 @@ def build_snapshot(
     `parameters` are a one-shot audit's (server_version, memory, …); a server's snapshot passes {}.
     """
     from advisor.audit import validate_inputs
-    from services.drift import watched_settings
+    from advisor.errors import VersionUnknown
+    from services.drift import WATCHED_VARIABLES
 
     check_limits(upload)
     inputs = stored_inputs(upload)
@@ -199,21 +181,26 @@ def build_snapshot(
     if upload.hardware is not None and any(parameters.get(name) for name in flags):
         raise InvalidInput("give either a hardware file or memory/cpus/storage, not both")
     try:
-        version = _resolve_version(
-            inputs, parameters.get("server_version"), server.version if server else None
+        summary = validate_inputs(
+            audit_inputs(inputs, parameters),
+            fallback_version=server.version if server else None,
+            watched=WATCHED_VARIABLES,
         )
-        checked = {**parameters, "server_version": None if inputs["version_from_variables"] else version.raw}
-        warnings = validate_inputs(audit_inputs(inputs, checked))
+    except VersionUnknown:
+        unknown = "the server version is unknown: upload SHOW GLOBAL VARIABLES (with `version`) or give the server a version"
+        raise InvalidInput.from_input_error(InputError(unknown)) from None
     except InputError as exc:
         raise InvalidInput.from_input_error(exc) from None
+    version = summary.version
+    inputs["version_from_variables"] = summary.version_source == "variables"
     snapshot = Snapshot(
         organization_id=org_id,
         server_id=server.id if server else None,
         inputs=inputs,
         content_hash=content_hash(inputs),
         server_version=version.raw,
-        warnings=[warning.describe() for warning in warnings],
-        settings=watched_settings(inputs["variables"], inputs["names"]["variables"]),
+        warnings=[warning.describe() for warning in summary.warnings],
+        settings=dict(summary.settings),
         version_from_variables=bool(inputs["version_from_variables"]),
     )
     return snapshot, version

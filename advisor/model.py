@@ -1,0 +1,122 @@
+"""The core's types: what an audit takes in, what it gives back, and the words for role and profile.
+
+Role and Profile are the one home of those word lists: the CLI, the services and the API validate
+against them. Everything here is pure data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, Literal
+
+from advisor.errors import InputWarning
+from advisor.findings import Finding
+
+if TYPE_CHECKING:
+    from advisor.context import Setting
+    from advisor.version import ServerVersion
+
+
+class Role(StrEnum):
+    """The server's place in replication."""
+
+    PRIMARY = "primary"
+    REPLICA = "replica"
+    STANDALONE = "standalone"
+
+
+class Profile(StrEnum):
+    """What the server is for: production traffic, or a CI/test box where durability may be traded."""
+
+    PRODUCTION = "production"
+    CI = "ci"
+
+
+@dataclass(frozen=True)
+class AuditInputs:
+    """Everything a user can tell us about one server, as raw texts with their file names.
+
+    `mycnf` maps each uploaded option file's path to its text (includes resolve by path).
+    `status` holds zero, one or two SHOW GLOBAL STATUS dumps, oldest first.
+    `hardware` is a JSON text (or None); `memory`/`cpus`/`storage`/`memory_limit` are the
+    CLI-style overrides. `server_version` wins over the version in `variables`.
+    `role` and `profile` take the enum or its word (`"primary"`); they are kept as given.
+    """
+
+    mycnf: Mapping[str, str] = field(default_factory=dict)
+    variables: str | None = None
+    status: tuple[str, ...] = ()
+    innodb_status: str | None = None
+    schema: str | None = None
+    hardware: str | None = None
+    memory: str | None = None
+    memory_limit: str | None = None
+    cpus: int | None = None
+    storage: str | None = None
+    server_version: str | None = None
+    role: Role = Role.STANDALONE
+    profile: Profile = Profile.PRODUCTION
+    variables_name: str = "variables"
+    status_names: tuple[str, ...] = ()
+    innodb_status_name: str = "innodb_status"
+    schema_name: str = "schema"
+    hardware_name: str = "hardware.json"
+
+
+#: Where the audited version came from: given explicitly, read from the variables dump's `version`,
+#: or the caller's fallback (a server's known version).
+VersionSource = Literal["given", "variables", "fallback"]
+
+
+@dataclass(frozen=True)
+class InputSummary:
+    """An upload parsed once: the version and where it came from, the warnings, the watched live values."""
+
+    version: ServerVersion
+    version_source: VersionSource
+    warnings: tuple[InputWarning, ...]
+    #: live values (SHOW GLOBAL VARIABLES) of the variables the caller watches, when the dump has them.
+    settings: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """Findings sorted by severity, the unified diff of the my.cnf and the recommended file."""
+
+    flavor: str
+    version: str
+    findings: tuple[Finding, ...]
+    diff: str
+    mycnf: str
+    warnings: tuple[InputWarning, ...] = ()
+    #: the numbers behind the pictures (AuditFigures.to_dict); {} when not computed.
+    figures: Mapping[str, int | None] = field(default_factory=dict)
+    #: settings whose live value (SHOW VARIABLES) differs from the option file's: unapplied changes.
+    drift: tuple[Setting, ...] = ()
+
+    @property
+    def worst_severity(self) -> str | None:
+        return min(self.findings, key=lambda f: f.severity.rank).severity.value if self.findings else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object printed by `innotune audit --format json` and stored by the service."""
+        return {
+            "server": {"flavor": self.flavor, "version": self.version},
+            "findings": [finding.to_dict() for finding in self.findings],
+            "diff": self.diff,
+            "mycnf": self.mycnf,
+            "warnings": [warning.describe() for warning in self.warnings],
+            "drift": [
+                {
+                    "name": setting.name,
+                    "file_value": setting.file_value,
+                    "live_value": setting.live_value,
+                    "file": setting.file,
+                    "line": setting.line,
+                }
+                for setting in self.drift
+            ],
+            "figures": dict(self.figures),
+        }
