@@ -57,3 +57,124 @@ def test_advisor_core_imports_only_the_standard_library_and_pydantic() -> None:
         if module not in OURS and module not in sys.stdlib_module_names and module not in ADVISOR_THIRD_PARTY
     ]
     assert not wrong, wrong
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _our_modules() -> dict[str, Path]:
+    return {
+        _module_name(path): path
+        for package in sorted(OURS)
+        if (ROOT / package).is_dir()
+        for path in sorted((ROOT / package).rglob("*.py"))
+    }
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _runtime_imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+    """Every import statement, inside functions too, except under `if TYPE_CHECKING:`."""
+    found: list[ast.Import | ast.ImportFrom] = []
+    pending: list[ast.AST] = [tree]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            pending.extend(node.orelse)
+            continue
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            found.append(node)
+        pending.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """module → the modules of ours it imports; `from x import y` names x.y when y is a submodule."""
+    modules = _our_modules()
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in _runtime_imports(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            else:
+                base = node.module or ""
+                if node.level:
+                    anchor = package.split(".")
+                    anchor = anchor[: len(anchor) - (node.level - 1)]
+                    base = ".".join([*anchor, *([base] if base else [])])
+                targets = [
+                    f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
+                    for alias in node.names
+                ]
+            for target in targets:
+                while target and target not in modules:  # `import a.b.c` of a name inside a module
+                    target = target.rpartition(".")[0]
+                if target and target != name:
+                    graph[name].add(target)
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    lowlink: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    components: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work: list[tuple[str, list[str]]] = [(root, sorted(graph[root]))]
+        index[root] = lowlink[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, successors = work[-1]
+            if successors:
+                successor = successors.pop(0)
+                if successor not in index:
+                    index[successor] = lowlink[successor] = len(index)
+                    stack.append(successor)
+                    on_stack.add(successor)
+                    work.append((successor, sorted(graph[successor])))
+                elif successor in on_stack:
+                    lowlink[node] = min(lowlink[node], index[successor])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                lowlink[parent] = min(lowlink[parent], lowlink[node])
+            if lowlink[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    components.append(sorted(component))
+    return sorted(components)
+
+
+def _describe(component: list[str], graph: dict[str, set[str]]) -> str:
+    members = set(component)
+    arrows = [f"{module} → {target}" for module in component for target in sorted(graph[module] & members)]
+    return f"{len(component)} modules: " + "; ".join(arrows)
+
+
+def test_no_import_cycles_among_our_modules() -> None:
+    """No two of our modules import each other, directly or round a loop (imports inside functions
+    count; `if TYPE_CHECKING:` imports do not)."""
+    graph = _import_graph()
+    cycles = [_describe(component, graph) for component in _cycles(graph)]
+    assert not cycles, "\n".join(cycles)
