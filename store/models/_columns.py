@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-import uuid
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy import JSON, DateTime, String
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
+from store.ids import new_id, utcnow
+
+__all__ = ["JSONType", "created_column", "id_column", "new_id", "utcnow"]
+
 # JSONB on PostgreSQL (indexable, compact), plain JSON on the embedded SQLite.
 JSONType = JSON().with_variant(JSONB(), "postgresql")
-
-
-def new_id() -> str:
-    return str(uuid.uuid4())
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
 
 
 def id_column() -> Mapped[str]:

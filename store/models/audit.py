@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
@@ -11,7 +12,25 @@ from sqlalchemy.orm import Mapped, mapped_column
 from store.base import Base
 from store.models._columns import JSONType, created_column, id_column
 
-AUDIT_STATUSES = ("queued", "running", "succeeded", "failed")
+
+class AuditStatus(StrEnum):
+    """Where an audit is in its life: queued → running → succeeded | failed."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+
+    @property
+    def finished(self) -> bool:
+        """Succeeded or failed: nothing will change it but a re-run."""
+        return self in FINISHED_STATUSES
+
+
+#: the statuses in their order of life (the API lists them so).
+AUDIT_STATUSES = tuple(AuditStatus)
+FINISHED_STATUSES = frozenset({AuditStatus.SUCCEEDED, AuditStatus.FAILED})
+UNFINISHED_STATUSES = frozenset({AuditStatus.QUEUED, AuditStatus.RUNNING})
 
 
 class Audit(Base):
@@ -33,7 +52,7 @@ class Audit(Base):
     )
     server_id: Mapped[str | None] = mapped_column(ForeignKey("servers.id", ondelete="CASCADE"), nullable=True)
     snapshot_id: Mapped[str] = mapped_column(ForeignKey("snapshots.id", ondelete="CASCADE"), nullable=False)
-    status: Mapped[str] = mapped_column(String(16), default="queued", nullable=False)
+    status: Mapped[str] = mapped_column(String(16), default=AuditStatus.QUEUED.value, nullable=False)
     #: server facts the audit ran with (version, role, profile, hardware flags of a one-shot).
     parameters: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict, nullable=False)
     advisor_version: Mapped[str | None] = mapped_column(String(32), nullable=True)

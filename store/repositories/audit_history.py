@@ -9,7 +9,7 @@ from datetime import datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, defer
 
-from store.models import Audit
+from store.models import Audit, AuditStatus
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ def latest_succeeded_audits(
         .where(
             Audit.organization_id == organization_id,
             Audit.server_id.in_(list(server_ids)),
-            Audit.status == "succeeded",
+            Audit.status == AuditStatus.SUCCEEDED,
         )
         .subquery()
     )

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import insert, select
 from sqlalchemy.orm import Session, aliased
 
-from store.models import Audit, Server, Snapshot
+from store.models import FINISHED_STATUSES, UNFINISHED_STATUSES, Audit, AuditStatus, Server, Snapshot
 from store.repositories.keyset import After, page_after
 
 
@@ -103,7 +103,7 @@ def servers_in_flight(session: Session, server_ids: Sequence[str]) -> set[str]:
         return set()
     statement = (
         select(Audit.server_id)
-        .where(Audit.status.in_(("queued", "running")), Audit.server_id.in_(list(server_ids)))
+        .where(Audit.status.in_(sorted(UNFINISHED_STATUSES)), Audit.server_id.in_(list(server_ids)))
         .distinct()
     )
     return {server_id for server_id in session.scalars(statement) if server_id is not None}
@@ -117,7 +117,7 @@ def last_succeeded_for(session: Session, server_ids: Sequence[str]) -> Sequence[
     statement = (
         select(Server.id, Audit.advisor_version, Audit.parameters, Snapshot.content_hash)
         .select_from(Server)
-        .join(Audit, Audit.id == _latest_audit_id(("succeeded",)))
+        .join(Audit, Audit.id == _latest_audit_id((AuditStatus.SUCCEEDED,)))
         .join(Snapshot, Snapshot.id == Audit.snapshot_id)
         .where(Server.id.in_(list(server_ids)))
     )
@@ -127,7 +127,7 @@ def last_succeeded_for(session: Session, server_ids: Sequence[str]) -> Sequence[
 def latest_finished_in_fleet(session: Session, fleet_id: str) -> Sequence[Any]:
     """For each server of the fleet: (server id, name, and of its newest finished audit — or None —
     id, status, worst_severity, finding_keys, changes, and its snapshot's watched settings), in one query."""
-    latest = _latest_audit_id(("succeeded", "failed"))
+    latest = _latest_audit_id(sorted(FINISHED_STATUSES))
     statement = (
         select(
             Server.id,
@@ -155,7 +155,7 @@ def latest_succeeded(session: Session, organization_id: str, server_id: str, *, 
         .where(
             Audit.organization_id == organization_id,
             Audit.server_id == server_id,
-            Audit.status == "succeeded",
+            Audit.status == AuditStatus.SUCCEEDED,
         )
         .order_by(Audit.created_at.desc(), Audit.id.desc())
         .limit(count)
@@ -173,7 +173,7 @@ def previous_succeeded(session: Session, audit: Audit) -> Any:
         .join(Snapshot, Snapshot.id == Audit.snapshot_id)
         .where(
             Audit.server_id == audit.server_id,
-            Audit.status == "succeeded",
+            Audit.status == AuditStatus.SUCCEEDED,
             Audit.id != audit.id,
             Audit.created_at <= audit.created_at,
         )
