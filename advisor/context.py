@@ -7,9 +7,9 @@ differs from the file is recorded: a change not applied yet, or a file the serve
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, TypeVar, cast
 
 from advisor.thresholds import THRESHOLDS, Thresholds
 from advisor.units import parse_bool, parse_size
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from advisor.inputs.statusvars import StatusView
 
 Source = Literal["live", "cnf", "default"]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +79,27 @@ class EffectiveConfig:
         return setting is not None and setting.file_value is not None
 
 
+class DerivedFacts:
+    """The one per-audit cache of derived facts (advisor.derived): each computed on first use.
+
+    Keyed by the function that computes the fact; a context gets a fresh, empty cache (also
+    through `dataclasses.replace`), so a fact never outlives the context it was computed from.
+    """
+
+    __slots__ = ("_values",)
+
+    def __init__(self) -> None:
+        self._values: dict[Callable[..., object], object] = {}
+
+    def get(self, compute: Callable[[AuditContext], T], ctx: AuditContext) -> T:
+        """`compute(ctx)`, computed once for this context."""
+        try:
+            return cast(T, self._values[compute])
+        except KeyError:
+            value = self._values[compute] = compute(ctx)
+            return value
+
+
 @dataclass(frozen=True)
 class AuditContext:
     """Everything a rule may read. Rules never mutate it, read files or look at the environment."""
@@ -94,6 +116,8 @@ class AuditContext:
     options: OptionFileSet | None = None
     groups_read: frozenset[str] = field(default_factory=frozenset)
     thresholds: Thresholds = THRESHOLDS
+    #: derived facts computed once per audit (see advisor.derived.cache); not part of equality.
+    derived: DerivedFacts = field(default_factory=DerivedFacts, init=False, repr=False, compare=False)
 
     @property
     def usable_memory(self) -> int | None:

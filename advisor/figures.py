@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
-from advisor.budget import POOL, effective_pool_bytes
-from advisor.redo_sizing import CAPACITY, FILE_SIZE, redo_log, write_rate
+from advisor.derived.budget import POOL, effective_pool_bytes
+from advisor.derived.redo_sizing import CAPACITY, FILE_SIZE, redo_log, write_rate
 from advisor.units import parse_size
 
 if TYPE_CHECKING:

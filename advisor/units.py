@@ -1,4 +1,4 @@
-"""Server-style value parsing: sizes with K/M/G/T/P/E suffixes and booleans in every spelling."""
+"""Server-style values: sizes with K/M/G/T/P/E suffixes and booleans in every spelling; bytes for people."""
 
 from __future__ import annotations
 
@@ -6,6 +6,10 @@ import re
 
 _SIZE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKmMgGtTpPeE])?[bB]?\s*$")
 _SUFFIX_POWER = {"k": 1, "m": 2, "g": 3, "t": 4, "p": 5, "e": 6}
+
+KIB = 1024
+MIB = 1024**2
+GIB = 1024**3
 
 TRUE_WORDS = frozenset({"1", "on", "true", "yes", "enable", "enabled", "force"})
 FALSE_WORDS = frozenset({"0", "off", "false", "no", "disable", "disabled"})
@@ -48,3 +52,12 @@ def parse_bool(text: str | None) -> bool | None:
     if word in FALSE_WORDS:
         return False
     return None
+
+
+def describe_bytes(size: int) -> str:
+    """`24 GiB`, `16.8 GiB`, `96 MiB`, `512 KiB` — for evidence and rationales, not for a my.cnf."""
+    for unit, name in ((GIB, "GiB"), (MIB, "MiB"), (KIB, "KiB")):
+        if abs(size) >= unit:
+            value = size / unit
+            return f"{value:.0f} {name}" if value == int(value) or value >= 100 else f"{value:.1f} {name}"
+    return f"{size} bytes"

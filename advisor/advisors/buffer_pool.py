@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from advisor.budget import POOL, describe_bytes, memory_budget, setting_source
 from advisor.context import AuditContext, Setting
-from advisor.findings import Evidence, Severity
-from advisor.pool_sizing import (
+from advisor.derived.budget import POOL, memory_budget
+from advisor.derived.pool_sizing import (
     alignment_unit,
     chunk_bytes,
     configured_pool,
@@ -15,13 +14,15 @@ from advisor.pool_sizing import (
     pool_pressure,
     pool_target,
 )
+from advisor.derived.settings import setting_source
+from advisor.findings import Evidence, Severity
+from advisor.references import MARIADB_MEMORY_ALLOCATION, MYSQL_INNODB_PARAMETERS
 from advisor.rules import ALL_VERSIONS, Proposal, Rule, Versions, rule
-from advisor.units import format_size, parse_size
+from advisor.units import describe_bytes, format_size, parse_size
 
 REF_SIZE = "https://dev.mysql.com/doc/refman/8.0/en/innodb-buffer-pool-resize.html"
-REF_PARAMS = "https://dev.mysql.com/doc/refman/8.0/en/innodb-parameters.html#sysvar_innodb_buffer_pool_size"
+REF_PARAMS = f"{MYSQL_INNODB_PARAMETERS}#sysvar_innodb_buffer_pool_size"
 REF_MARIADB = "https://mariadb.com/kb/en/innodb-buffer-pool/"
-REF_MEMORY = "https://mariadb.com/kb/en/mariadb-memory-allocation/"
 REF_INSTANCES = "https://dev.mysql.com/doc/refman/8.0/en/innodb-multiple-buffer-pools.html"
 REF_WARMUP = "https://dev.mysql.com/doc/refman/8.0/en/innodb-preload-buffer-pool.html"
 REF_MIDPOINT = "https://dev.mysql.com/doc/refman/8.0/en/innodb-performance-midpoint_insertion.html"
@@ -32,7 +33,7 @@ def _pool_evidence(size: int, setting: Setting) -> Evidence:
     return Evidence("innodb_buffer_pool_size", describe_bytes(size), setting.where())
 
 
-@rule("buffer_pool.exceeds_memory", Severity.CRITICAL, [REF_PARAMS, REF_MEMORY])
+@rule("buffer_pool.exceeds_memory", Severity.CRITICAL, [REF_PARAMS, MARIADB_MEMORY_ALLOCATION])
 def exceeds_memory(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: innodb_buffer_pool_size against usable memory (the lower of RAM and a container limit).
 
@@ -63,7 +64,7 @@ def exceeds_memory(ctx: AuditContext) -> Iterator[Proposal]:
     )
 
 
-@rule("buffer_pool.oversized", Severity.WARNING, [REF_PARAMS, REF_MEMORY])
+@rule("buffer_pool.oversized", Severity.WARNING, [REF_PARAMS, MARIADB_MEMORY_ALLOCATION])
 def oversized(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: a pool above the oversized share of usable memory (90%) that also leaves too little
     room for the rest of the memory budget (other global buffers and per-connection buffers).

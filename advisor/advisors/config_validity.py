@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Final
 
 from advisor.advisors.configcheck import lines
 from advisor.findings import Severity
+from advisor.references import MYSQL_MYSQLD_SAFE
 from advisor.rules import Proposal, rule
 
 if TYPE_CHECKING:
@@ -27,7 +28,6 @@ CHANGES_57 = "https://dev.mysql.com/doc/refman/5.7/en/added-deprecated-removed.h
 PROGRAM_VARIABLES = "https://dev.mysql.com/doc/refman/8.0/en/program-variables.html"
 PROGRAM_OPTIONS_57 = "https://dev.mysql.com/doc/refman/5.7/en/program-options.html"
 MARIADB_OPTION_FILES = "https://mariadb.com/kb/en/configuring-mariadb-with-option-files/"
-MYSQLD_SAFE = "https://dev.mysql.com/doc/refman/8.0/en/mysqld-safe.html"
 
 # Options given several times on purpose: each line adds to a list, none shadows another.
 _REPEATABLE: Final = frozenset(
@@ -272,7 +272,11 @@ def duplicate_option(ctx: AuditContext) -> Iterator[Proposal]:
     yield from _lines(ctx).duplicates
 
 
-@rule("config_validity.misplaced_option", Severity.WARNING, [OPTION_FILES, MYSQLD_SAFE, MARIADB_OPTION_FILES])
+@rule(
+    "config_validity.misplaced_option",
+    Severity.WARNING,
+    [OPTION_FILES, MYSQL_MYSQLD_SAFE, MARIADB_OPTION_FILES],
+)
 def misplaced_option(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: server options in groups the server does not read — `innodb_buffer_pool_size`
     under [client] or [mysql], server settings under [mysqld_safe], [mysqld-5.7] on an 8.0 server.

@@ -8,28 +8,25 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from advisor.findings import Evidence, Severity
+from advisor.references import MARIADB_INNODB_VARIABLES, MARIADB_SERVER_VARIABLES, MYSQL_SERVER_VARIABLES
 from advisor.rules import Proposal, Versions, rule
 
 if TYPE_CHECKING:
     from advisor.context import AuditContext
     from advisor.inputs.statusvars import StatusView
 
-MAX_CONNECTIONS = (
-    "https://dev.mysql.com/doc/refman/8.0/en/server-system-variables.html#sysvar_max_connections"
-)
+MAX_CONNECTIONS = f"{MYSQL_SERVER_VARIABLES}#sysvar_max_connections"
 TOO_MANY = "https://dev.mysql.com/doc/refman/8.0/en/too-many-connections.html"
 CONNECTION_ERRORS = (
     "https://dev.mysql.com/doc/refman/8.0/en/server-status-variables.html#statvar_Connection_errors_xxx"
 )
 CONNECTION_THREADS = "https://dev.mysql.com/doc/refman/8.0/en/connection-interfaces.html"
-THREAD_CACHE = "https://dev.mysql.com/doc/refman/8.0/en/server-system-variables.html#sysvar_thread_cache_size"
-MARIADB_THREAD_CACHE = "https://mariadb.com/kb/en/server-system-variables/#thread_cache_size"
+THREAD_CACHE = f"{MYSQL_SERVER_VARIABLES}#sysvar_thread_cache_size"
+MARIADB_THREAD_CACHE = f"{MARIADB_SERVER_VARIABLES}#thread_cache_size"
 THREAD_CONCURRENCY = "https://dev.mysql.com/doc/refman/8.0/en/innodb-performance-thread_concurrency.html"
-MARIADB_THREAD_CONCURRENCY = "https://mariadb.com/kb/en/innodb-system-variables/#innodb_thread_concurrency"
+MARIADB_THREAD_CONCURRENCY = f"{MARIADB_INNODB_VARIABLES}#innodb_thread_concurrency"
 USER_RESOURCES = "https://dev.mysql.com/doc/refman/8.0/en/user-resources.html"
-MAX_USER_CONNECTIONS = (
-    "https://dev.mysql.com/doc/refman/8.0/en/server-system-variables.html#sysvar_max_user_connections"
-)
+MAX_USER_CONNECTIONS = f"{MYSQL_SERVER_VARIABLES}#sysvar_max_user_connections"
 
 # A thread pool (MariaDB/Percona `pool-of-threads`, MySQL Enterprise's plugin) has no per-connection threads.
 _POOLED = frozenset({"pool-of-threads", "loaded-dynamically"})

@@ -10,18 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from advisor.advisors.group_commit import commit_rate
-from advisor.advisors.replication import binlog_enabled, setting_evidence
 from advisor.context import AuditContext
+from advisor.derived.replication import binlog_enabled
+from advisor.derived.settings import setting_evidence
+from advisor.derived.workload import commit_rate
 from advisor.findings import Evidence, Severity
+from advisor.references import (
+    MARIADB_INNODB_VARIABLES,
+    MARIADB_REPLICATION_VARIABLES,
+    MYSQL_BINLOG_OPTIONS,
+    MYSQL_INNODB_PARAMETERS,
+    MYSQL_REPLICA_OPTIONS,
+)
 from advisor.rules import Proposal, Rule, mysql_only, rule
 from advisor.units import parse_bool
 
-_MYSQL_INNODB = "https://dev.mysql.com/doc/refman/8.0/en/innodb-parameters.html"
-_MARIADB_INNODB = "https://mariadb.com/kb/en/innodb-system-variables/"
-_MYSQL_BINLOG = "https://dev.mysql.com/doc/refman/8.0/en/replication-options-binary-log.html"
-_MYSQL_REPLICA = "https://dev.mysql.com/doc/refman/8.0/en/replication-options-replica.html"
-_MARIADB_REPL = "https://mariadb.com/kb/en/replication-and-binary-log-system-variables/"
 _REPLICA_HALT = "https://dev.mysql.com/doc/refman/8.0/en/replication-solutions-unexpected-replica-halt.html"
 _NO_CHECKSUM = frozenset({"none", "strict_none"})
 
@@ -46,8 +49,8 @@ def _loss_window_seconds(ctx: AuditContext) -> tuple[int, Evidence | None]:
     "durability.flush_log_at_trx_commit",
     Severity.WARNING,
     [
-        f"{_MYSQL_INNODB}#sysvar_innodb_flush_log_at_trx_commit",
-        f"{_MARIADB_INNODB}#innodb_flush_log_at_trx_commit",
+        f"{MYSQL_INNODB_PARAMETERS}#sysvar_innodb_flush_log_at_trx_commit",
+        f"{MARIADB_INNODB_VARIABLES}#innodb_flush_log_at_trx_commit",
     ],
 )
 def flush_log_at_trx_commit(ctx: AuditContext) -> Iterator[Proposal]:
@@ -99,7 +102,7 @@ def flush_log_at_trx_commit(ctx: AuditContext) -> Iterator[Proposal]:
 @rule(
     "durability.sync_binlog",
     Severity.WARNING,
-    [f"{_MYSQL_BINLOG}#sysvar_sync_binlog", f"{_MARIADB_REPL}#sync_binlog"],
+    [f"{MYSQL_BINLOG_OPTIONS}#sysvar_sync_binlog", f"{MARIADB_REPLICATION_VARIABLES}#sync_binlog"],
 )
 def sync_binlog(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: production servers with binary logging on and sync_binlog 0 or above 1 (MariaDB's
@@ -140,7 +143,7 @@ def sync_binlog(ctx: AuditContext) -> Iterator[Proposal]:
     Severity.WARNING,
     [
         "https://dev.mysql.com/doc/refman/8.0/en/innodb-doublewrite-buffer.html",
-        f"{_MARIADB_INNODB}#innodb_doublewrite",
+        f"{MARIADB_INNODB_VARIABLES}#innodb_doublewrite",
     ],
 )
 def doublewrite_off(ctx: AuditContext) -> Iterator[Proposal]:
@@ -201,9 +204,9 @@ def _algorithm_off(ctx: AuditContext) -> Proposal | None:
     "durability.checksums_off",
     Severity.WARNING,
     [
-        f"{_MYSQL_INNODB}#sysvar_innodb_checksum_algorithm",
+        f"{MYSQL_INNODB_PARAMETERS}#sysvar_innodb_checksum_algorithm",
         "https://dev.mysql.com/doc/refman/5.7/en/innodb-parameters.html#sysvar_innodb_checksums",
-        f"{_MARIADB_INNODB}#innodb_checksum_algorithm",
+        f"{MARIADB_INNODB_VARIABLES}#innodb_checksum_algorithm",
     ],
 )
 def checksums_off(ctx: AuditContext) -> Iterator[Proposal]:
@@ -251,7 +254,7 @@ def _gtid_auto_position_likely(ctx: AuditContext) -> bool:
     [
         _REPLICA_HALT,
         "https://dev.mysql.com/doc/refman/5.7/en/replication-solutions-unexpected-replica-halt.html",
-        f"{_MARIADB_REPL}#relay_log_recovery",
+        f"{MARIADB_REPLICATION_VARIABLES}#relay_log_recovery",
     ],
 )
 def crash_safe_replica(ctx: AuditContext) -> Iterator[Proposal]:
@@ -319,7 +322,7 @@ def _commit_order_kept(ctx: AuditContext) -> bool:
 @rule(
     "durability.sync_relay_log",
     Severity.NOTICE,
-    [f"{_MYSQL_REPLICA}#sysvar_sync_relay_log", _REPLICA_HALT],
+    [f"{MYSQL_REPLICA_OPTIONS}#sysvar_sync_relay_log", _REPLICA_HALT],
     versions=mysql_only((5, 6, 3)),
 )
 def sync_relay_log(ctx: AuditContext) -> Iterator[Proposal]:
@@ -363,10 +366,10 @@ def sync_relay_log(ctx: AuditContext) -> Iterator[Proposal]:
     "durability.ci_relaxations",
     Severity.INFO,
     [
-        f"{_MYSQL_INNODB}#sysvar_innodb_flush_log_at_trx_commit",
-        f"{_MYSQL_INNODB}#sysvar_innodb_doublewrite",
-        f"{_MYSQL_BINLOG}#option_mysqld_log-bin",
-        f"{_MARIADB_INNODB}#innodb_doublewrite",
+        f"{MYSQL_INNODB_PARAMETERS}#sysvar_innodb_flush_log_at_trx_commit",
+        f"{MYSQL_INNODB_PARAMETERS}#sysvar_innodb_doublewrite",
+        f"{MYSQL_BINLOG_OPTIONS}#option_mysqld_log-bin",
+        f"{MARIADB_INNODB_VARIABLES}#innodb_doublewrite",
     ],
 )
 def ci_relaxations(ctx: AuditContext) -> Iterator[Proposal]:

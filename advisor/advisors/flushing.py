@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from advisor.budget import POOL, setting_source, sized_by_dedicated_server
 from advisor.context import AuditContext
-from advisor.findings import Evidence, Severity
-from advisor.io_sizing import (
+from advisor.derived.budget import POOL
+from advisor.derived.io_sizing import (
     IO,
     IO_MAX,
     effective_io_max,
@@ -16,15 +15,18 @@ from advisor.io_sizing import (
     io_target,
     storage_kind,
 )
-from advisor.pool_sizing import pool_instances
+from advisor.derived.pool_sizing import pool_instances
+from advisor.derived.settings import setting_source, sized_by_dedicated_server
+from advisor.findings import Evidence, Severity
+from advisor.references import MARIADB_INNODB_VARIABLES, MYSQL_INNODB_PARAMETERS
 from advisor.rules import Proposal, Rule, Versions, mariadb_only, mysql_only, rule
 
 REF_IO = "https://dev.mysql.com/doc/refman/8.0/en/innodb-configuring-io-capacity.html"
 REF_FLUSHING = "https://dev.mysql.com/doc/refman/8.0/en/innodb-buffer-pool-flushing.html"
-REF_METHOD = "https://dev.mysql.com/doc/refman/8.0/en/innodb-parameters.html#sysvar_innodb_flush_method"
+REF_METHOD = f"{MYSQL_INNODB_PARAMETERS}#sysvar_innodb_flush_method"
 REF_MARIADB_METHOD = "https://mariadb.com/kb/en/innodb-flush-method/"
-REF_BUFFERING = "https://mariadb.com/kb/en/innodb-system-variables/#innodb_data_file_buffering"
-REF_LRU = "https://dev.mysql.com/doc/refman/8.0/en/innodb-parameters.html#sysvar_innodb_lru_scan_depth"
+REF_BUFFERING = f"{MARIADB_INNODB_VARIABLES}#innodb_data_file_buffering"
+REF_LRU = f"{MYSQL_INNODB_PARAMETERS}#sysvar_innodb_lru_scan_depth"
 # Methods that go through the OS page cache on Linux, caching every page twice.
 _BUFFERED_METHODS = frozenset({"", "NULL", "FSYNC", "FDATASYNC", "O_DSYNC"})
 

@@ -1,81 +1,27 @@
 """Binary log group commit: a short wait before the binlog fsync so that concurrent commits share it.
 
 MySQL 5.7.5+ has binlog_group_commit_sync_delay / binlog_group_commit_sync_no_delay_count; MariaDB
-10.0.5+ has binlog_commit_wait_count / binlog_commit_wait_usec. `commit_rate` (shared with the
-durability advisor) estimates commits per second from whatever counters the status dump holds.
+10.0.5+ has binlog_commit_wait_count / binlog_commit_wait_usec. Commits per second (shared with the
+durability advisor) come from advisor.derived.workload.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
-from advisor.advisors.replication import binlog_enabled, setting_evidence
 from advisor.context import AuditContext
+from advisor.derived.replication import binlog_enabled
+from advisor.derived.settings import setting_evidence
+from advisor.derived.workload import CommitRate, commit_rate
 from advisor.findings import Evidence, Severity
+from advisor.references import MARIADB_REPLICATION_VARIABLES, MYSQL_BINLOG_OPTIONS
 from advisor.rules import Proposal, Rule, Versions, rule
 
-_MYSQL_DELAY = (
-    "https://dev.mysql.com/doc/refman/8.0/en/replication-options-binary-log.html"
-    "#sysvar_binlog_group_commit_sync_delay"
-)
+_MYSQL_DELAY = f"{MYSQL_BINLOG_OPTIONS}#sysvar_binlog_group_commit_sync_delay"
 _MARIADB_GROUP_COMMIT = "https://mariadb.com/kb/en/group-commit-for-the-binary-log/"
-_MARIADB_WAIT = (
-    "https://mariadb.com/kb/en/replication-and-binary-log-system-variables/#binlog_commit_wait_usec"
-)
+_MARIADB_WAIT = f"{MARIADB_REPLICATION_VARIABLES}#binlog_commit_wait_usec"
 _VERSIONS = Versions(mysql=((5, 7, 5), (99,)), mariadb=((10, 0, 5), (99,)))
-# Statements that each commit a write transaction under autocommit, plus explicit COMMITs.
-_WRITE_COUNTERS = (
-    "Com_commit",
-    "Com_insert",
-    "Com_insert_select",
-    "Com_update",
-    "Com_update_multi",
-    "Com_delete",
-    "Com_delete_multi",
-    "Com_replace",
-    "Com_replace_select",
-)
 _PENDING_FSYNCS = ("Innodb_data_pending_fsyncs", "Innodb_os_log_pending_fsyncs")
-
-
-@dataclass(frozen=True, slots=True)
-class CommitRate:
-    """Commits per second and which counters (and window) the number came from."""
-
-    per_second: float
-    counters: str
-    source: str
-
-
-def commit_rate(ctx: AuditContext) -> CommitRate | None:
-    """Write commits per second, None without status. In order of preference: MariaDB's Binlog_commits
-    (exact, binary logging only); Com_commit alone when nearly every COMMIT follows a BEGIN (the DML
-    then ran inside those transactions); Com_commit plus the DML counters (each autocommit statement
-    commits; an upper bound when some DML runs inside transactions); Handler_commit (counts
-    statement-level and read-only commits too)."""
-    status = ctx.status
-    if status is None:
-        return None
-    window = status.describe_window()
-    binlog = status.rate("Binlog_commits")
-    if binlog:
-        return CommitRate(binlog, "Binlog_commits", f"SHOW GLOBAL STATUS Binlog_commits, {window}")
-    commits = status.rate("Com_commit")
-    begins = status.rate("Com_begin")
-    share = ctx.thresholds.group_commit.explicit_transaction_begin_share
-    if commits and begins is not None and begins >= share * commits:
-        counters = "Com_commit (nearly every COMMIT follows a BEGIN, so DML ran inside them)"
-        return CommitRate(commits, counters, f"SHOW GLOBAL STATUS Com_commit, Com_begin, {window}")
-    rates = [rate for rate in (status.rate(name) for name in _WRITE_COUNTERS) if rate is not None]
-    if rates:
-        counters = "Com_commit + Com_insert/update/delete/replace (and their multi/select forms), at most"
-        return CommitRate(sum(rates), counters, f"SHOW GLOBAL STATUS {counters}, {window}")
-    handler = status.rate("Handler_commit")
-    if handler is not None:
-        counters = "Handler_commit (includes statement-level and read-only commits)"
-        return CommitRate(handler, counters, f"SHOW GLOBAL STATUS {counters}, {window}")
-    return None
 
 
 def _slow_fsync(ctx: AuditContext) -> Evidence | None:

@@ -13,18 +13,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from advisor.advisors.replication import (
+from advisor.context import AuditContext
+from advisor.derived.replication import (
     binlog_enabled,
     binlog_format,
     isolation_level,
     isolation_setting,
     normalise_level,
     row_format_change,
-    setting_evidence,
 )
-from advisor.context import AuditContext
+from advisor.derived.settings import setting_evidence
 from advisor.findings import Evidence, Severity
 from advisor.inputs.optionfiles import OptionEntry
+from advisor.references import MARIADB_BINLOG_FORMATS, MARIADB_SERVER_VARIABLES, MYSQL_SERVER_VARIABLES
 from advisor.rules import Proposal, Rule, Versions, mysql_only, rule
 
 if TYPE_CHECKING:
@@ -33,9 +34,7 @@ if TYPE_CHECKING:
 _LEVELS_DOC = "https://dev.mysql.com/doc/refman/8.0/en/innodb-transaction-isolation-levels.html"
 _BINLOG_SETTING = "https://dev.mysql.com/doc/refman/8.0/en/binary-log-setting.html"
 _MARIADB_ISOLATION = "https://mariadb.com/kb/en/set-transaction/"
-_ISOLATION_VAR = (
-    "https://dev.mysql.com/doc/refman/8.0/en/server-system-variables.html#sysvar_transaction_isolation"
-)
+_ISOLATION_VAR = f"{MYSQL_SERVER_VARIABLES}#sysvar_transaction_isolation"
 _LOOSE = frozenset({"READ-COMMITTED", "READ-UNCOMMITTED"})
 _LEVELS = frozenset({"READ-UNCOMMITTED", "READ-COMMITTED", "REPEATABLE-READ", "SERIALIZABLE"})
 
@@ -59,7 +58,7 @@ def _statement_conflict(ctx: AuditContext) -> tuple[Evidence, ...] | None:
 @rule(
     "isolation.read_committed_statement_binlog",
     Severity.CRITICAL,
-    [_BINLOG_SETTING, _LEVELS_DOC, "https://mariadb.com/kb/en/binary-log-formats/"],
+    [_BINLOG_SETTING, _LEVELS_DOC, MARIADB_BINLOG_FORMATS],
     versions=Versions(mysql=((5, 1, 5), (99,)), mariadb=((0,), (99,))),
 )
 def read_committed_statement_binlog(ctx: AuditContext) -> Iterator[Proposal]:
@@ -178,7 +177,7 @@ def _loose_tx_isolation_entry(ctx: AuditContext) -> OptionEntry | None:
 @rule(
     "isolation.loose_tx_isolation_ignored",
     Severity.WARNING,
-    [_ISOLATION_VAR, "https://mariadb.com/kb/en/server-system-variables/#tx_isolation"],
+    [_ISOLATION_VAR, f"{MARIADB_SERVER_VARIABLES}#tx_isolation"],
 )
 def loose_tx_isolation_ignored(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: an option file sets `loose-tx_isolation = <level>`, nothing sets

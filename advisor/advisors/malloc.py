@@ -11,14 +11,15 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final
 
 from advisor.findings import Evidence, Severity
+from advisor.references import MARIADB_SERVER_VARIABLES, MYSQL_MYSQLD_SAFE
 from advisor.rules import Proposal, rule
 
 if TYPE_CHECKING:
     from advisor.context import AuditContext
 
-MYSQLD_SAFE_MALLOC = "https://dev.mysql.com/doc/refman/8.0/en/mysqld-safe.html#option_mysqld_safe_malloc-lib"
+MYSQLD_SAFE_MALLOC = f"{MYSQL_MYSQLD_SAFE}#option_mysqld_safe_malloc-lib"
 MARIADB_ALLOCATORS = "https://mariadb.com/kb/en/using-mariadb-with-tcmalloc-or-jemalloc/"
-MARIADB_VERSION_MALLOC = "https://mariadb.com/kb/en/server-system-variables/#version_malloc_library"
+MARIADB_VERSION_MALLOC = f"{MARIADB_SERVER_VARIABLES}#version_malloc_library"
 PERCONA_ALLOCATORS = (
     "https://www.percona.com/blog/2013/03/08/mysql-performance-impact-of-memory-allocators-part-2/"
 )

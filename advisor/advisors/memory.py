@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from advisor.budget import BudgetItem, MemoryBudget, describe_bytes, memory_budget, temp_table_limit
 from advisor.context import AuditContext
+from advisor.derived.budget import BudgetItem, MemoryBudget, memory_budget, temp_table_limit
+from advisor.derived.pool_sizing import pool_target
 from advisor.findings import Evidence, Severity
-from advisor.pool_sizing import pool_target
+from advisor.references import MARIADB_MEMORY_ALLOCATION, MYSQL_SERVER_VARIABLES
 from advisor.rules import ALL_VERSIONS, Proposal, Rule, rule
-from advisor.units import format_size
+from advisor.units import describe_bytes, format_size
 
 REF_MYSQL = "https://dev.mysql.com/doc/refman/8.0/en/memory-use.html"
-REF_MARIADB = "https://mariadb.com/kb/en/mariadb-memory-allocation/"
 REF_TEMP = "https://dev.mysql.com/doc/refman/8.0/en/internal-temporary-tables.html"
-REF_TMP_SIZE = "https://dev.mysql.com/doc/refman/8.0/en/server-system-variables.html#sysvar_tmp_table_size"
+REF_TMP_SIZE = f"{MYSQL_SERVER_VARIABLES}#sysvar_tmp_table_size"
 
 
 def _items(items: tuple[BudgetItem, ...]) -> str:
@@ -63,7 +63,7 @@ def _advice(ctx: AuditContext, budget: MemoryBudget) -> str:
     )
 
 
-@rule("memory.overcommitted", Severity.WARNING, [REF_MYSQL, REF_MARIADB], ALL_VERSIONS)
+@rule("memory.overcommitted", Severity.WARNING, [REF_MYSQL, MARIADB_MEMORY_ALLOCATION], ALL_VERSIONS)
 def overcommitted(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: global buffers plus per-connection buffers × max_connections against usable memory
     (the lower of RAM and a container limit), keeping back 5% of it and at least 1 GiB (a quarter of a

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final
 
 from advisor.findings import Evidence, Severity
+from advisor.references import MARIADB_INNODB_VARIABLES, MYSQL_REPLICA_OPTIONS, MYSQL_SERVER_VARIABLES
 from advisor.rules import Proposal, Versions, rule
 from advisor.units import format_size
 
@@ -21,13 +22,11 @@ PERCONA_NO_PK = (
 )
 JCOLE_NO_PK = "https://blog.jcole.us/2013/05/02/how-does-innodb-behave-without-a-primary-key/"
 GIPK = "https://dev.mysql.com/doc/refman/8.0/en/create-table-gipks.html"
-ROWS_SEARCH = "https://dev.mysql.com/doc/refman/8.0/en/replication-options-replica.html#sysvar_replica_rows_search_algorithms"
+ROWS_SEARCH = f"{MYSQL_REPLICA_OPTIONS}#sysvar_replica_rows_search_algorithms"
 UUID_TO_BIN = "https://dev.mysql.com/doc/refman/8.0/en/miscellaneous-functions.html#function_uuid-to-bin"
 MARIADB_UUID = "https://mariadb.com/kb/en/uuid-data-type/"
-REQUIRE_PK = (
-    "https://dev.mysql.com/doc/refman/8.0/en/server-system-variables.html#sysvar_sql_require_primary_key"
-)
-FORCE_PK = "https://mariadb.com/kb/en/innodb-system-variables/#innodb_force_primary_key"
+REQUIRE_PK = f"{MYSQL_SERVER_VARIABLES}#sysvar_sql_require_primary_key"
+FORCE_PK = f"{MARIADB_INNODB_VARIABLES}#innodb_force_primary_key"
 
 # A single-column key of 36 characters (text UUID), 32 (UUID without dashes) or 16 bytes (binary UUID).
 _UUID_LIKE: Final = re.compile(r"\s*(?:(?:var)?char\s*\(\s*3[26]\s*\)|(?:var)?binary\s*\(\s*16\s*\))", re.I)

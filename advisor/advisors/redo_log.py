@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from advisor.budget import describe_bytes
 from advisor.context import AuditContext
-from advisor.findings import Evidence, Severity
-from advisor.redo_sizing import (
+from advisor.derived.redo_sizing import (
     BLOB_SHARE_OF_REDO,
     RedoLog,
     checkpoint_age,
@@ -17,18 +15,16 @@ from advisor.redo_sizing import (
     redo_log,
     write_rate,
 )
+from advisor.findings import Evidence, Severity
+from advisor.references import MYSQL_INNODB_PARAMETERS
 from advisor.rules import ALL_VERSIONS, Proposal, Rule, Versions, rule
-from advisor.units import format_size
+from advisor.units import describe_bytes, format_size
 
 REF_REDO = "https://dev.mysql.com/doc/refman/8.0/en/innodb-redo-log.html"
-REF_CAPACITY = (
-    "https://dev.mysql.com/doc/refman/8.0/en/innodb-parameters.html#sysvar_innodb_redo_log_capacity"
-)
+REF_CAPACITY = f"{MYSQL_INNODB_PARAMETERS}#sysvar_innodb_redo_log_capacity"
 REF_MARIADB = "https://mariadb.com/kb/en/innodb-redo-log/"
 REF_SIZING = "https://www.percona.com/blog/2008/11/21/how-to-calculate-a-good-innodb-log-file-size/"
-REF_LOG_BUFFER = (
-    "https://dev.mysql.com/doc/refman/8.0/en/innodb-parameters.html#sysvar_innodb_log_buffer_size"
-)
+REF_LOG_BUFFER = f"{MYSQL_INNODB_PARAMETERS}#sysvar_innodb_log_buffer_size"
 REF_BLOB = "https://dev.mysql.com/doc/relnotes/mysql/5.6/en/news-5-6-20.html"
 
 

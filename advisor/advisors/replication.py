@@ -2,101 +2,35 @@
 replicas and binlog retention.
 
 Crash-safe replica settings (relay_log_recovery, relay_log_info_repository, sync_relay_log) belong to
-the durability advisor; an unknown or removed option (expire_logs_days on 8.4) to config_validity. The
-helpers at the top (binary logging on or off, the isolation level in effect) are shared with the
-durability, isolation and group_commit advisors.
+the durability advisor; an unknown or removed option (expire_logs_days on 8.4) to config_validity. The facts
+it shares with the durability, isolation and group_commit advisors (binary logging on or off, the
+isolation level in effect) live in advisor.derived.replication.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
-from advisor.context import AuditContext, Setting
+from advisor.context import AuditContext
+from advisor.derived.replication import (
+    binlog_enabled,
+    binlog_format,
+    row_format_change,
+    statement_format_refused,
+)
+from advisor.derived.settings import setting_evidence
 from advisor.findings import Evidence, Severity
+from advisor.references import (
+    MARIADB_BINLOG_FORMATS,
+    MARIADB_REPLICATION_VARIABLES,
+    MARIADB_SERVER_VARIABLES,
+    MYSQL_BINLOG_OPTIONS,
+    MYSQL_SERVER_VARIABLES,
+)
 from advisor.rules import ALL_VERSIONS, Proposal, Rule, Versions, rule
 from advisor.units import parse_bool
 
-_MYSQL_BINLOG = "https://dev.mysql.com/doc/refman/8.0/en/replication-options-binary-log.html"
-_MYSQL_REPLICA = "https://dev.mysql.com/doc/refman/8.0/en/replication-options-replica.html"
-_MARIADB_REPL = "https://mariadb.com/kb/en/replication-and-binary-log-system-variables/"
-_SOURCE_RANK = {"live": 0, "cnf": 1, "default": 2}
-_LOOSE_LEVELS = frozenset({"READ-COMMITTED", "READ-UNCOMMITTED"})
 _DAY_SECONDS = 86_400
-
-
-# ---------------------------------------------------------------- shared helpers
-def setting_evidence(setting: Setting, label: str | None = None) -> Evidence:
-    """Evidence for one setting: its value and where it came from."""
-    return Evidence(label or setting.name, setting.value, setting.where())
-
-
-def binlog_enabled(ctx: AuditContext) -> bool | None:
-    """Is binary logging on? `log_bin = mysql-bin` (a base name) means on; None when unknown."""
-    for name in ("skip_log_bin", "disable_log_bin"):
-        if ctx.config.flag(name):
-            return False
-    setting = ctx.config.get("log_bin")
-    if setting is None:
-        return None
-    flag = parse_bool(setting.value) if setting.value.strip() else True
-    return True if flag is None else flag
-
-
-def binlog_format(ctx: AuditContext) -> str | None:
-    """`ROW`, `STATEMENT` or `MIXED` (upper case), None where the version has no such variable."""
-    value = ctx.config.text("binlog_format")
-    return value.strip().strip("'\"").upper() if value else None
-
-
-def isolation_setting(ctx: AuditContext) -> Setting | None:
-    """The server's default isolation level, from whichever name this version shows.
-
-    MySQL 5.7.20+ and MariaDB 11.1+ show both `transaction_isolation` and `tx_isolation`; older ones
-    only `tx_isolation`, though the option-file name was always `transaction-isolation`. A
-    `tx_isolation` line in a file is no setting at all (the server rejects it), so it never counts.
-    """
-    best: Setting | None = None
-    for name in ("transaction_isolation", "tx_isolation"):
-        found = ctx.config.get(name)
-        if found is None or (name == "tx_isolation" and found.source == "cnf"):
-            continue
-        if best is None or _SOURCE_RANK[found.source] < _SOURCE_RANK[best.source]:
-            best = found
-    return best
-
-
-def normalise_level(text: str) -> str:
-    """`READ-COMMITTED` however it was spelled (`read_committed`, `'READ COMMITTED'`)."""
-    return text.strip().strip("'\"").upper().replace("_", "-").replace(" ", "-")
-
-
-def isolation_level(setting: Setting | None) -> str | None:
-    """The normalised level of an isolation setting, None without one."""
-    return None if setting is None else normalise_level(setting.value)
-
-
-def statement_format_refused(ctx: AuditContext) -> bool:
-    """READ COMMITTED / READ UNCOMMITTED: InnoDB refuses statement-format logging outright."""
-    return isolation_level(isolation_setting(ctx)) in _LOOSE_LEVELS
-
-
-def row_format_change(ctx: AuditContext) -> dict[str, Any]:
-    """Proposal fields that switch to row-based logging.
-
-    From MySQL 8.0.34 binlog_format is deprecated and ROW is the default, so a line in a file is
-    commented out rather than rewritten; elsewhere the variable is set to ROW.
-    """
-    setting = ctx.config.get("binlog_format")
-    deprecated = ctx.version.is_mysql_family and ctx.version.at_least(8, 0, 34)
-    if deprecated and setting is not None and setting.file and setting.line and setting.source == "cnf":
-        return {
-            "variable": "binlog_format",
-            "change": "comment_out",
-            "option_file": setting.file,
-            "option_line": setting.line,
-        }
-    return {"variable": "binlog_format", "recommended": "ROW"}
 
 
 def _first_known(ctx: AuditContext, *names: str) -> str:
@@ -150,7 +84,7 @@ def sql_log_bin_global_off(ctx: AuditContext) -> Iterator[Proposal]:
 @rule(
     "replication.binlog_off_on_primary",
     Severity.WARNING,
-    [f"{_MYSQL_BINLOG}#sysvar_log_bin", "https://mariadb.com/kb/en/activating-the-binary-log/"],
+    [f"{MYSQL_BINLOG_OPTIONS}#sysvar_log_bin", "https://mariadb.com/kb/en/activating-the-binary-log/"],
 )
 def binlog_off_on_primary(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: a server audited as a primary runs without a binary log.
@@ -212,8 +146,8 @@ def binlog_off_on_primary(ctx: AuditContext) -> Iterator[Proposal]:
     Severity.WARNING,
     [
         "https://dev.mysql.com/doc/refman/8.0/en/replication-sbr-rbr.html",
-        f"{_MYSQL_BINLOG}#sysvar_binlog_format",
-        "https://mariadb.com/kb/en/binary-log-formats/",
+        f"{MYSQL_BINLOG_OPTIONS}#sysvar_binlog_format",
+        MARIADB_BINLOG_FORMATS,
     ],
     versions=Versions(mysql=((5, 1, 5), (99,)), mariadb=((0,), (99,))),
 )
@@ -257,7 +191,7 @@ def binlog_format_statement(ctx: AuditContext) -> Iterator[Proposal]:
     [
         "https://dev.mysql.com/doc/refman/8.0/en/replication-options.html#sysvar_server_id",
         "https://dev.mysql.com/doc/refman/5.7/en/replication-options.html",
-        f"{_MARIADB_REPL}#server_id",
+        f"{MARIADB_REPLICATION_VARIABLES}#server_id",
     ],
 )
 def server_id_unset(ctx: AuditContext) -> Iterator[Proposal]:
@@ -306,7 +240,10 @@ def server_id_unset(ctx: AuditContext) -> Iterator[Proposal]:
 @rule(
     "replication.replica_updates_off",
     Severity.INFO,
-    [f"{_MYSQL_BINLOG}#sysvar_log_replica_updates", f"{_MARIADB_REPL}#log_slave_updates"],
+    [
+        f"{MYSQL_BINLOG_OPTIONS}#sysvar_log_replica_updates",
+        f"{MARIADB_REPLICATION_VARIABLES}#log_slave_updates",
+    ],
 )
 def replica_updates_off(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: a replica does not write the changes it applies to its own binary log
@@ -343,8 +280,8 @@ def replica_updates_off(ctx: AuditContext) -> Iterator[Proposal]:
     "replication.replica_writable",
     Severity.WARNING,
     [
-        "https://dev.mysql.com/doc/refman/8.0/en/server-system-variables.html#sysvar_super_read_only",
-        "https://mariadb.com/kb/en/server-system-variables/#read_only",
+        f"{MYSQL_SERVER_VARIABLES}#sysvar_super_read_only",
+        f"{MARIADB_SERVER_VARIABLES}#read_only",
     ],
 )
 def replica_writable(ctx: AuditContext) -> Iterator[Proposal]:
@@ -409,7 +346,10 @@ def _retention_seconds(ctx: AuditContext) -> tuple[float, list[Evidence]]:
 @rule(
     "replication.binlog_retention_unset",
     Severity.NOTICE,
-    [f"{_MYSQL_BINLOG}#sysvar_binlog_expire_logs_seconds", f"{_MARIADB_REPL}#expire_logs_days"],
+    [
+        f"{MYSQL_BINLOG_OPTIONS}#sysvar_binlog_expire_logs_seconds",
+        f"{MARIADB_REPLICATION_VARIABLES}#expire_logs_days",
+    ],
     versions=ALL_VERSIONS,
 )
 def binlog_retention_unset(ctx: AuditContext) -> Iterator[Proposal]:

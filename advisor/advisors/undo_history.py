@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from advisor.findings import Evidence, Severity
+from advisor.references import MARIADB_INNODB_VARIABLES, MYSQL_INNODB_PARAMETERS
 from advisor.rules import Proposal, Versions, rule
 
 if TYPE_CHECKING:
@@ -16,10 +17,10 @@ if TYPE_CHECKING:
 PURGE = "https://dev.mysql.com/doc/refman/8.0/en/innodb-purge-configuration.html"
 MULTI_VERSIONING = "https://dev.mysql.com/doc/refman/8.0/en/innodb-multi-versioning.html"
 INNODB_TRX = "https://dev.mysql.com/doc/refman/8.0/en/information-schema-innodb-trx-table.html"
-MAX_PURGE_LAG = "https://dev.mysql.com/doc/refman/8.0/en/innodb-parameters.html#sysvar_innodb_max_purge_lag"
-PURGE_THREADS = "https://dev.mysql.com/doc/refman/8.0/en/innodb-parameters.html#sysvar_innodb_purge_threads"
+MAX_PURGE_LAG = f"{MYSQL_INNODB_PARAMETERS}#sysvar_innodb_max_purge_lag"
+PURGE_THREADS = f"{MYSQL_INNODB_PARAMETERS}#sysvar_innodb_purge_threads"
 MARIADB_PURGE = "https://mariadb.com/kb/en/innodb-purge/"
-MARIADB_PURGE_THREADS = "https://mariadb.com/kb/en/innodb-system-variables/#innodb_purge_threads"
+MARIADB_PURGE_THREADS = f"{MARIADB_INNODB_VARIABLES}#innodb_purge_threads"
 LARGE_TRANSACTIONS = "https://dev.mysql.com/doc/refman/8.0/en/optimizing-innodb-transaction-management.html"
 
 _STATUS_SOURCE = "SHOW ENGINE INNODB STATUS (TRANSACTIONS)"

@@ -1,4 +1,4 @@
-"""The memory budget, shared by the memory and buffer_pool advisors (see also advisor.pool_sizing).
+"""The memory budget, shared by the memory and buffer_pool advisors (see also advisor.derived.pool_sizing).
 
 The budget adds up what the server may allocate: global buffers once, per-connection buffers once per
 connection — at max_connections (the worst case the configuration allows) and at Max_used_connections
@@ -16,19 +16,16 @@ although a complex query can allocate some of them more than once.
 
 from __future__ import annotations
 
-import weakref
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
-from advisor.units import parse_size
+from advisor.derived.cache import once_per_audit
+from advisor.derived.settings import sized_by_dedicated_server
+from advisor.units import GIB, MIB, parse_size
 
 if TYPE_CHECKING:
-    from advisor.context import AuditContext, Setting
+    from advisor.context import AuditContext
 
-KIB = 1024
-MIB = 1024**2
-GIB = 1024**3
 POOL = "innodb_buffer_pool_size"
 # The smallest step a recommended pool size moves in (the default chunk size).
 POOL_STEP_BYTES = 128 * MIB
@@ -96,28 +93,6 @@ class MemoryBudget:
     def pool_room_bytes(self) -> int:
         """The largest buffer pool that keeps the worst case within the limit (may be ≤ 0)."""
         return self.limit_bytes - (self.worst_case_bytes - self.pool_bytes)
-
-
-def describe_bytes(size: int) -> str:
-    """`24 GiB`, `16.8 GiB`, `96 MiB`, `512 KiB` — for evidence and rationales, not for a my.cnf."""
-    for unit, name in ((GIB, "GiB"), (MIB, "MiB"), (KIB, "KiB")):
-        if abs(size) >= unit:
-            value = size / unit
-            return f"{value:.0f} {name}" if value == int(value) or value >= 100 else f"{value:.1f} {name}"
-    return f"{size} bytes"
-
-
-def setting_source(ctx: AuditContext, name: str) -> str:
-    """Where a variable's value comes from, for evidence (`my.cnf:12`, `default for this version`, ...)."""
-    setting = ctx.config.get(name)
-    return setting.where() if setting is not None else "default for this version"
-
-
-def sized_by_dedicated_server(ctx: AuditContext, setting: Setting | None) -> bool:
-    """True when innodb_dedicated_server (MySQL 8.0.3+) sizes this variable: it is ON and nothing set it."""
-    if setting is not None and setting.source != "default":
-        return False
-    return ctx.knows("innodb_dedicated_server") and ctx.config.flag("innodb_dedicated_server") is True
 
 
 def effective_pool_bytes(ctx: AuditContext) -> int | None:
@@ -207,26 +182,7 @@ def _compute(ctx: AuditContext) -> MemoryBudget | None:
     )
 
 
-T = TypeVar("T")
-
-
-def once_per_context(compute: Callable[[AuditContext], T]) -> Callable[[AuditContext], T]:
-    """Memoise a pure function of the audit context: several rules ask for the same figure, and an
-    audit builds one context, so remembering the last context (weakly) is enough."""
-    last: list[tuple[weakref.ref[AuditContext], T]] = []
-
-    def wrapper(ctx: AuditContext) -> T:
-        if last and last[0][0]() is ctx:
-            return last[0][1]
-        value = compute(ctx)
-        last[:] = [(weakref.ref(ctx), value)]
-        return value
-
-    wrapper.__doc__ = compute.__doc__
-    return wrapper
-
-
-@once_per_context
+@once_per_audit
 def memory_budget(ctx: AuditContext) -> MemoryBudget | None:
-    """The budget for this context (None without usable memory); computed once per context."""
+    """The budget for this context (None without usable memory); computed once per audit."""
     return _compute(ctx)

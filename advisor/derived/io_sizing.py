@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from advisor.budget import setting_source
+from advisor.derived.settings import setting_source
 from advisor.findings import Evidence
 
 if TYPE_CHECKING:

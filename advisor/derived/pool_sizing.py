@@ -3,7 +3,7 @@
 From MySQL 5.7.5 and MariaDB 10.2.2 (until MariaDB removed chunks) the pool is a multiple of
 innodb_buffer_pool_chunk_size × innodb_buffer_pool_instances; the server rounds any other value up, so
 every size recommended here is such a multiple. The target is a share of usable memory, capped by the
-InnoDB dataset when schema facts give it and by the memory budget (advisor.budget), so a recommended
+InnoDB dataset when schema facts give it and by the memory budget (advisor.derived.budget), so a recommended
 pool leaves room for every other buffer.
 """
 
@@ -13,17 +13,11 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from advisor.budget import (
-    GIB,
-    POOL,
-    POOL_STEP_BYTES,
-    describe_bytes,
-    memory_budget,
-    once_per_context,
-    sized_by_dedicated_server,
-)
+from advisor.derived.budget import POOL, POOL_STEP_BYTES, memory_budget
+from advisor.derived.cache import once_per_audit
+from advisor.derived.settings import sized_by_dedicated_server
 from advisor.findings import Evidence
-from advisor.units import parse_size
+from advisor.units import GIB, describe_bytes, parse_size
 
 if TYPE_CHECKING:
     from advisor.context import AuditContext, Setting
@@ -110,7 +104,7 @@ def configured_pool(ctx: AuditContext) -> tuple[int, Setting] | None:
     return (size, setting) if size else None
 
 
-@once_per_context
+@once_per_audit
 def pool_target(ctx: AuditContext) -> PoolTarget | None:
     """About 70% of usable memory, capped by the InnoDB data + headroom and by the memory budget."""
     usable = ctx.usable_memory

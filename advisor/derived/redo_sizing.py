@@ -12,8 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from advisor.budget import MIB, describe_bytes, setting_source, sized_by_dedicated_server
+from advisor.derived.cache import once_per_audit
+from advisor.derived.settings import setting_source, sized_by_dedicated_server
 from advisor.findings import Evidence
+from advisor.units import MIB, describe_bytes
 
 if TYPE_CHECKING:
     from advisor.context import AuditContext
@@ -47,6 +49,7 @@ def file_count(ctx: AuditContext) -> int:
     return ctx.config.number(FILES) or 2
 
 
+@once_per_audit
 def redo_log(ctx: AuditContext) -> RedoLog | None:
     """Capacity: innodb_redo_log_capacity on MySQL 8.0.30+ (unless only the deprecated variables are set),
     innodb_log_file_size × innodb_log_files_in_group before that and on MariaDB. None when

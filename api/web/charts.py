@@ -13,7 +13,7 @@ from datetime import datetime
 
 from markupsafe import Markup, escape
 
-from advisor.budget import describe_bytes
+from advisor.units import describe_bytes
 
 WIDTH = 880
 LABEL_WIDTH = 265

@@ -10,7 +10,7 @@ from fastapi import Request
 from starlette.responses import HTMLResponse
 from starlette.templating import Jinja2Templates
 
-from advisor.budget import describe_bytes
+from advisor.units import describe_bytes
 from conf.settings import get_settings
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"

@@ -6,10 +6,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from advisor.audit import AuditInputs
-from advisor.budget import MIB, describe_bytes, memory_budget
 from advisor.context import AuditContext
+from advisor.derived.budget import memory_budget
+from advisor.derived.pool_sizing import alignment_unit, pool_instances, pool_target, round_pool_bytes
 from advisor.engine import build_context, parse_inputs
-from advisor.pool_sizing import alignment_unit, pool_instances, pool_target, round_pool_bytes
+from advisor.units import MIB, describe_bytes
 from tests.corpus import corpus_file
 
 SYSBENCH = "mariadb-10.11-sysbench/s02_load_rw_default"

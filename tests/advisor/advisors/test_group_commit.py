@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from advisor.advisors.group_commit import commit_rate, delay_would_help
+from advisor.advisors.group_commit import delay_would_help
 from advisor.audit import AuditInputs
+from advisor.derived.workload import commit_rate
 from tests.advisor.advisors._audit import context
 from tests.corpus import corpus_file
 

@@ -4,13 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.advisors.replication import (
-    binlog_enabled,
-    binlog_retention_unset,
-    normalise_level,
-    replica_writable,
-)
+from advisor.advisors.replication import binlog_retention_unset, replica_writable
 from advisor.audit import AuditInputs
+from advisor.derived.replication import binlog_enabled, normalise_level
 from tests.advisor.advisors._audit import context
 from tests.corpus import corpus_file
 

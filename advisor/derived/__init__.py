@@ -1,0 +1,12 @@
+"""Facts several advisors share, each computed once per audit (`advisor.derived.cache`).
+
+- `budget`: the memory budget (what the configuration may allocate against the memory limit);
+- `pool_sizing`: buffer pool geometry, the pool size to recommend, and whether the pool is short;
+- `redo_sizing`: the redo capacity in effect, the write rate and the size every redo rule recommends;
+- `io_sizing`: innodb_io_capacity targets by storage, and whether flushing lags;
+- `replication`: binary logging, its format, the isolation level in effect;
+- `workload`: commits per second;
+- `settings`: where a setting's value came from, and whether innodb_dedicated_server sizes it.
+
+Advisors read these; advisors never import each other.
+"""

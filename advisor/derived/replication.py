@@ -1,0 +1,86 @@
+"""Replication topology facts several advisors read: binary logging on or off, its format, the
+isolation level in effect (and whether it refuses statement-format logging), and the change to ROW.
+
+Shared by the replication, durability, isolation and group_commit advisors.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from advisor.units import parse_bool
+
+if TYPE_CHECKING:
+    from advisor.context import AuditContext, Setting
+
+# Which source wins when both isolation variables are shown: live, then the file, then the default.
+SOURCE_RANK = {"live": 0, "cnf": 1, "default": 2}
+LOOSE_LEVELS = frozenset({"READ-COMMITTED", "READ-UNCOMMITTED"})
+
+
+def binlog_enabled(ctx: AuditContext) -> bool | None:
+    """Is binary logging on? `log_bin = mysql-bin` (a base name) means on; None when unknown."""
+    for name in ("skip_log_bin", "disable_log_bin"):
+        if ctx.config.flag(name):
+            return False
+    setting = ctx.config.get("log_bin")
+    if setting is None:
+        return None
+    flag = parse_bool(setting.value) if setting.value.strip() else True
+    return True if flag is None else flag
+
+
+def binlog_format(ctx: AuditContext) -> str | None:
+    """`ROW`, `STATEMENT` or `MIXED` (upper case), None where the version has no such variable."""
+    value = ctx.config.text("binlog_format")
+    return value.strip().strip("'\"").upper() if value else None
+
+
+def isolation_setting(ctx: AuditContext) -> Setting | None:
+    """The server's default isolation level, from whichever name this version shows.
+
+    MySQL 5.7.20+ and MariaDB 11.1+ show both `transaction_isolation` and `tx_isolation`; older ones
+    only `tx_isolation`, though the option-file name was always `transaction-isolation`. A
+    `tx_isolation` line in a file is no setting at all (the server rejects it), so it never counts.
+    """
+    best: Setting | None = None
+    for name in ("transaction_isolation", "tx_isolation"):
+        found = ctx.config.get(name)
+        if found is None or (name == "tx_isolation" and found.source == "cnf"):
+            continue
+        if best is None or SOURCE_RANK[found.source] < SOURCE_RANK[best.source]:
+            best = found
+    return best
+
+
+def normalise_level(text: str) -> str:
+    """`READ-COMMITTED` however it was spelled (`read_committed`, `'READ COMMITTED'`)."""
+    return text.strip().strip("'\"").upper().replace("_", "-").replace(" ", "-")
+
+
+def isolation_level(setting: Setting | None) -> str | None:
+    """The normalised level of an isolation setting, None without one."""
+    return None if setting is None else normalise_level(setting.value)
+
+
+def statement_format_refused(ctx: AuditContext) -> bool:
+    """READ COMMITTED / READ UNCOMMITTED: InnoDB refuses statement-format logging outright."""
+    return isolation_level(isolation_setting(ctx)) in LOOSE_LEVELS
+
+
+def row_format_change(ctx: AuditContext) -> dict[str, Any]:
+    """Proposal fields that switch to row-based logging.
+
+    From MySQL 8.0.34 binlog_format is deprecated and ROW is the default, so a line in a file is
+    commented out rather than rewritten; elsewhere the variable is set to ROW.
+    """
+    setting = ctx.config.get("binlog_format")
+    deprecated = ctx.version.is_mysql_family and ctx.version.at_least(8, 0, 34)
+    if deprecated and setting is not None and setting.file and setting.line and setting.source == "cnf":
+        return {
+            "variable": "binlog_format",
+            "change": "comment_out",
+            "option_file": setting.file,
+            "option_line": setting.line,
+        }
+    return {"variable": "binlog_format", "recommended": "ROW"}
