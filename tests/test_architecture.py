@@ -178,3 +178,36 @@ def test_no_import_cycles_among_our_modules() -> None:
     graph = _import_graph()
     cycles = [_describe(component, graph) for component in _cycles(graph)]
     assert not cycles, "\n".join(cycles)
+
+
+def _advisor_of(module: str) -> str | None:
+    """`replication` for advisor.advisors.replication and anything inside it; None elsewhere."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[:2] == ["advisor", "advisors"] else None
+
+
+def test_advisors_never_import_each_other() -> None:
+    """A module of one advisor (advisor/advisors/<x>, file or package) imports no other advisor and not
+    the registry: facts several advisors need live in advisor/derived/ (every import counts here,
+    `TYPE_CHECKING` ones too)."""
+    found = []
+    for name, path in _our_modules().items():
+        advisor = _advisor_of(name)
+        if advisor is None:
+            continue
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                    base = ".".join([*anchor, *([base] if base else [])])
+                targets = [f"{base}.{alias.name}" for alias in node.names]
+            else:
+                continue
+            for target in targets:
+                if target.startswith("advisor.advisors") and _advisor_of(target) != advisor:
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {target}")
+    assert not found, "\n".join(found)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+from importlib import import_module
 from pathlib import Path
 
 from advisor.advisors import ADVISOR_MODULES, all_rules, load_modules
@@ -14,10 +15,19 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_every_module_in_the_folder_is_registered_and_imports() -> None:
-    """A module under advisor/advisors/ that is not in the registry would silently never run."""
-    on_disk = {p.stem for p in (ROOT / "advisor" / "advisors").glob("*.py") if p.stem != "__init__"}
-    assert on_disk == set(ADVISOR_MODULES)
+    """An advisor under advisor/advisors/ — a module, or a package of modules — that is not in the
+    registry would silently never run; every file of a package imports."""
+    folder = ROOT / "advisor" / "advisors"
+    modules = {p.stem for p in folder.glob("*.py") if p.stem != "__init__"}
+    packages = {p.name for p in folder.iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert not modules & packages
+    assert modules | packages == set(ADVISOR_MODULES)
     assert all(hasattr(module, "RULES") for module in load_modules())
+    for name in packages:
+        assert (folder / name / "__init__.py").is_file(), f"{name} is a folder, not a package"
+        for path in sorted((folder / name).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            import_module(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
 
 
 def test_rule_ids_are_unique_and_belong_to_their_module() -> None:

@@ -1,25 +1,19 @@
-"""Config validity: option lines the target server refuses, ignores, reads differently or never sees.
-
-One pass over the option files classifies every line; each rule reports its share. The catalog does
-not list every server option, so a name it has never heard of is "unknown to us", not "unknown to the
-server": such a name is only reported when it is a near miss of a name the version knows.
-"""
+"""The config_validity rules: each reports its share of the classified option lines."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
-from advisor.advisors.configcheck import lines
+from advisor.advisors.config_validity import lines
+from advisor.advisors.config_validity.classify import classified_lines
 from advisor.findings import Severity
 from advisor.references import MYSQL_MYSQLD_SAFE
 from advisor.rules import Proposal, rule
 
 if TYPE_CHECKING:
-    from advisor.catalog import VariableFacts
     from advisor.context import AuditContext
-    from advisor.inputs.optionfiles import OptionEntry
+
 
 OPTION_FILES = "https://dev.mysql.com/doc/refman/8.0/en/option-files.html"
 MODIFIERS = "https://dev.mysql.com/doc/refman/8.0/en/option-modifiers.html"
@@ -29,119 +23,6 @@ PROGRAM_VARIABLES = "https://dev.mysql.com/doc/refman/8.0/en/program-variables.h
 PROGRAM_OPTIONS_57 = "https://dev.mysql.com/doc/refman/5.7/en/program-options.html"
 MARIADB_OPTION_FILES = "https://mariadb.com/kb/en/configuring-mariadb-with-option-files/"
 
-# Options given several times on purpose: each line adds to a list, none shadows another.
-_REPEATABLE: Final = frozenset(
-    {
-        "plugin_load_add", "performance_schema_instrument", "optimizer_switch", "binlog_do_db",
-        "binlog_ignore_db", "replicate_do_db", "replicate_ignore_db", "replicate_do_table",
-        "replicate_ignore_table", "replicate_wild_do_table", "replicate_wild_ignore_table",
-        "replicate_rewrite_db", "ignore_db_dirs", "set_variable",
-        # Undocumented either way: stay quiet rather than call a working file broken.
-        "innodb_monitor_enable", "innodb_monitor_disable", "innodb_monitor_reset", "innodb_monitor_reset_all",
-    }
-)  # fmt: skip
-
-
-@dataclass
-class _Lines:
-    """Every option line that needs a word, by kind."""
-
-    refused: list[Proposal] = field(default_factory=list)
-    ignored: list[Proposal] = field(default_factory=list)
-    deprecated: list[tuple[OptionEntry, VariableFacts]] = field(default_factory=list)
-    typos: list[Proposal] = field(default_factory=list)
-    values: list[Proposal] = field(default_factory=list)
-    duplicates: list[Proposal] = field(default_factory=list)
-    misplaced: list[Proposal] = field(default_factory=list)
-
-    def size(self) -> int:
-        """How many lines were flagged so far, of any kind."""
-        lists = (self.refused, self.ignored, self.deprecated, self.typos, self.values, self.duplicates)
-        return sum(len(items) for items in lists) + len(self.misplaced)
-
-
-# The last audit's classification. One read of the tuple, so concurrent audits never mix theirs up.
-_last: tuple[AuditContext, _Lines] | None = None
-
-
-def _lines(ctx: AuditContext) -> _Lines:
-    """Classify the option lines once per audit (the seven rules share the pass)."""
-    global _last
-    cached = _last
-    if cached is not None and cached[0] is ctx:
-        return cached[1]
-    found = _classify(ctx)
-    _last = (ctx, found)
-    return found
-
-
-def _classify(ctx: AuditContext) -> _Lines:
-    found = _Lines()
-    if ctx.options is None:
-        return found
-    winners: dict[str, OptionEntry] = {}
-    shadowed: dict[str, list[OptionEntry]] = {}
-    elsewhere: list[OptionEntry] = []
-    for entry in ctx.options.entries():
-        if entry.group not in ctx.groups_read:
-            elsewhere.append(entry)
-        elif entry.prefix not in ("maximum", "autoset"):  # those cap or size a variable, not set it
-            _check_server_line(ctx, entry, found)
-            if entry.name in winners and entry.name not in _REPEATABLE:
-                shadowed.setdefault(entry.name, []).append(winners[entry.name])
-            winners[entry.name] = entry
-    refused = {proposal.variable for proposal in (*found.refused, *found.ignored)}
-    found.duplicates = [
-        lines.duplicate(winners[name], lost) for name, lost in shadowed.items() if name not in refused
-    ]
-    for entry in elsewhere:
-        found.misplaced.extend(lines.misplaced(ctx, entry, winners))
-    return found
-
-
-# Lines found fine before, by catalog, version, threshold and what the line says: a fleet repeats the same
-# lines, and most lines are fine, so most of the pass is one set lookup per line.
-_FINE: set[tuple[object, ...]] = set()
-_FINE_LIMIT: Final = 50_000
-
-
-def _check_server_line(ctx: AuditContext, entry: OptionEntry, found: _Lines) -> None:
-    key = (
-        ctx.catalog,
-        ctx.version.flavor,
-        ctx.version.key,
-        ctx.thresholds.config_validity,
-        entry.name,
-        entry.prefix,
-        entry.loose,
-        entry.value,
-    )
-    if key in _FINE:
-        return
-    before = found.size()
-    _judge_server_line(ctx, entry, found)
-    if found.size() == before:
-        if len(_FINE) >= _FINE_LIMIT:
-            _FINE.clear()
-        _FINE.add(key)
-
-
-def _judge_server_line(ctx: AuditContext, entry: OptionEntry, found: _Lines) -> None:
-    name, facts = lines.resolve(ctx, entry)
-    if facts is None and name == "set_variable":
-        found.refused.extend(lines.set_variable(ctx, entry))
-    elif facts is None:
-        found.typos.extend(lines.typo(ctx, entry))
-    elif facts.kind == "mysqld_safe" or not facts.option_file_ok:
-        found.refused.extend(lines.refused(ctx, entry, name, facts))
-    elif facts.ignored:
-        found.ignored.extend(lines.ignored(ctx, entry, name, facts))
-    else:
-        if facts.deprecated:
-            found.deprecated.append((entry, facts))
-        if entry.prefix is None:  # skip-/disable-/enable- give the value themselves
-            found.values.extend(lines.bad_value(ctx, entry, name, facts))
-
 
 def _release(ctx: AuditContext, boundary: str | None) -> str:
     """`10.11.7` out of a per-line boundary such as `10.6.17,10.11.7,11.0.5`."""
@@ -150,7 +31,6 @@ def _release(ctx: AuditContext, boundary: str | None) -> str:
     return next((part for part in parts if part.startswith(line)), parts[0])
 
 
-# ---------------------------------------------------------------------- rules
 @rule(
     "config_validity.refused_option",
     Severity.CRITICAL,
@@ -172,7 +52,7 @@ def refused_option(ctx: AuditContext) -> Iterator[Proposal]:
     Caveats: only names the catalog knows are judged; a `loose-` line is skipped by the server with a
     warning and is reported for information only.
     """
-    yield from _lines(ctx).refused
+    yield from classified_lines(ctx).refused
 
 
 @rule("config_validity.ignored_option", Severity.NOTICE, [CHANGES_80, MARIADB_OPTION_FILES])
@@ -187,7 +67,7 @@ def ignored_option(ctx: AuditContext) -> Iterator[Proposal]:
 
     Caveats: none: the server itself says the option does nothing.
     """
-    yield from _lines(ctx).ignored
+    yield from classified_lines(ctx).ignored
 
 
 @rule("config_validity.deprecated_option", Severity.NOTICE, [CHANGES_80, CHANGES_57, MARIADB_OPTION_FILES])
@@ -203,7 +83,7 @@ def deprecated_option(ctx: AuditContext) -> Iterator[Proposal]:
 
     Caveats: notice when a successor exists, information otherwise.
     """
-    deprecated = _lines(ctx).deprecated
+    deprecated = classified_lines(ctx).deprecated
     if not deprecated:
         return
     parts = [
@@ -234,7 +114,7 @@ def possible_typo(ctx: AuditContext) -> Iterator[Proposal]:
     near misses are left alone; on servers that accept unique prefixes (MariaDB, MySQL before 5.7) an
     abbreviation of a known name is not called a typo.
     """
-    yield from _lines(ctx).typos
+    yield from classified_lines(ctx).typos
 
 
 @rule(
@@ -254,7 +134,7 @@ def invalid_value(ctx: AuditContext) -> Iterator[Proposal]:
     Caveats: critical when the server stops, warning when it carries on with another value; ranges and
     values come from the catalog, block-size rounding is not checked.
     """
-    yield from _lines(ctx).values
+    yield from classified_lines(ctx).values
 
 
 @rule("config_validity.duplicate_option", Severity.NOTICE, [OPTION_FILES, MARIADB_OPTION_FILES])
@@ -269,7 +149,7 @@ def duplicate_option(ctx: AuditContext) -> Iterator[Proposal]:
     Caveats: options that accumulate (`plugin-load-add`, `replicate-*`, `optimizer_switch` flags) are
     not duplicates; identical values are information only.
     """
-    yield from _lines(ctx).duplicates
+    yield from classified_lines(ctx).duplicates
 
 
 @rule(
@@ -289,15 +169,4 @@ def misplaced_option(ctx: AuditContext) -> Iterator[Proposal]:
     and when the server sets the option elsewhere anyway; options client programs share with the server
     (`port`, `socket`, `max_allowed_packet`) and backup-tool groups are left alone.
     """
-    yield from _lines(ctx).misplaced
-
-
-RULES = (
-    refused_option,
-    ignored_option,
-    deprecated_option,
-    possible_typo,
-    invalid_value,
-    duplicate_option,
-    misplaced_option,
-)
+    yield from classified_lines(ctx).misplaced

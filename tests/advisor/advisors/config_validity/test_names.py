@@ -1,11 +1,11 @@
-"""configcheck.names: near-miss option names and who reads an option group."""
+"""config_validity.names: near-miss option names and who reads an option group."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from advisor.advisors.configcheck.names import group_role, near_miss
+from advisor.advisors.config_validity.names import group_role, near_miss
 from advisor.catalog import get_catalog
 from advisor.inputs.optiongroups import groups_read
 from advisor.version import parse_version

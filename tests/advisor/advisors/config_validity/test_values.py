@@ -1,11 +1,11 @@
-"""configcheck.values: how the server reads an option value, checked against what mariadbd and my_getopt do."""
+"""config_validity.values: how the server reads an option value, checked against what mariadbd and my_getopt do."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from advisor.advisors.configcheck.values import check_value
+from advisor.advisors.config_validity.values import check_value
 from advisor.catalog import get_catalog
 from advisor.findings import Severity
 from advisor.version import parse_version

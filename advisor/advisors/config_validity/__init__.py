@@ -1,0 +1,29 @@
+"""Config validity: option lines the target server refuses, ignores, reads differently or never sees.
+
+One pass over the option files classifies every line; each rule reports its share. The catalog does
+not list every server option, so a name it has never heard of is "unknown to us", not "unknown to the
+server": such a name is only reported when it is a near miss of a name the version knows.
+"""
+
+from __future__ import annotations
+
+from advisor.advisors.config_validity.rules import (
+    deprecated_option,
+    duplicate_option,
+    ignored_option,
+    invalid_value,
+    misplaced_option,
+    possible_typo,
+    refused_option,
+)
+from advisor.rules import Rule
+
+RULES: tuple[Rule, ...] = (
+    refused_option,
+    ignored_option,
+    deprecated_option,
+    possible_typo,
+    invalid_value,
+    duplicate_option,
+    misplaced_option,
+)

@@ -1,0 +1,116 @@
+"""One pass over the option files classifies every line the config_validity rules report (once per audit)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Final
+
+from advisor.advisors.config_validity import lines, refusals
+from advisor.derived.cache import once_per_audit
+from advisor.rules import Proposal
+
+if TYPE_CHECKING:
+    from advisor.catalog import VariableFacts
+    from advisor.context import AuditContext
+    from advisor.inputs.optionfiles import OptionEntry
+
+
+# Options given several times on purpose: each line adds to a list, none shadows another.
+_REPEATABLE: Final = frozenset(
+    {
+        "plugin_load_add", "performance_schema_instrument", "optimizer_switch", "binlog_do_db",
+        "binlog_ignore_db", "replicate_do_db", "replicate_ignore_db", "replicate_do_table",
+        "replicate_ignore_table", "replicate_wild_do_table", "replicate_wild_ignore_table",
+        "replicate_rewrite_db", "ignore_db_dirs", "set_variable",
+        # Undocumented either way: stay quiet rather than call a working file broken.
+        "innodb_monitor_enable", "innodb_monitor_disable", "innodb_monitor_reset", "innodb_monitor_reset_all",
+    }
+)  # fmt: skip
+
+
+@dataclass
+class ClassifiedLines:
+    """Every option line that needs a word, by kind."""
+
+    refused: list[Proposal] = field(default_factory=list)
+    ignored: list[Proposal] = field(default_factory=list)
+    deprecated: list[tuple[OptionEntry, VariableFacts]] = field(default_factory=list)
+    typos: list[Proposal] = field(default_factory=list)
+    values: list[Proposal] = field(default_factory=list)
+    duplicates: list[Proposal] = field(default_factory=list)
+    misplaced: list[Proposal] = field(default_factory=list)
+
+    def size(self) -> int:
+        """How many lines were flagged so far, of any kind."""
+        lists = (self.refused, self.ignored, self.deprecated, self.typos, self.values, self.duplicates)
+        return sum(len(items) for items in lists) + len(self.misplaced)
+
+
+@once_per_audit
+def classified_lines(ctx: AuditContext) -> ClassifiedLines:
+    """Classify the option lines once per audit (the seven rules share the pass)."""
+    found = ClassifiedLines()
+    if ctx.options is None:
+        return found
+    winners: dict[str, OptionEntry] = {}
+    shadowed: dict[str, list[OptionEntry]] = {}
+    elsewhere: list[OptionEntry] = []
+    for entry in ctx.options.entries():
+        if entry.group not in ctx.groups_read:
+            elsewhere.append(entry)
+        elif entry.prefix not in ("maximum", "autoset"):  # those cap or size a variable, not set it
+            _check_server_line(ctx, entry, found)
+            if entry.name in winners and entry.name not in _REPEATABLE:
+                shadowed.setdefault(entry.name, []).append(winners[entry.name])
+            winners[entry.name] = entry
+    refused = {proposal.variable for proposal in (*found.refused, *found.ignored)}
+    found.duplicates = [
+        lines.duplicate(winners[name], lost) for name, lost in shadowed.items() if name not in refused
+    ]
+    for entry in elsewhere:
+        found.misplaced.extend(lines.misplaced(ctx, entry, winners))
+    return found
+
+
+# Lines found fine before, by catalog, version, threshold and what the line says: a fleet repeats the same
+# lines, and most lines are fine, so most of the pass is one set lookup per line.
+_FINE: set[tuple[object, ...]] = set()
+_FINE_LIMIT: Final = 50_000
+
+
+def _check_server_line(ctx: AuditContext, entry: OptionEntry, found: ClassifiedLines) -> None:
+    key = (
+        ctx.catalog,
+        ctx.version.flavor,
+        ctx.version.key,
+        ctx.thresholds.config_validity,
+        entry.name,
+        entry.prefix,
+        entry.loose,
+        entry.value,
+    )
+    if key in _FINE:
+        return
+    before = found.size()
+    _judge_server_line(ctx, entry, found)
+    if found.size() == before:
+        if len(_FINE) >= _FINE_LIMIT:
+            _FINE.clear()
+        _FINE.add(key)
+
+
+def _judge_server_line(ctx: AuditContext, entry: OptionEntry, found: ClassifiedLines) -> None:
+    name, facts = lines.resolve(ctx, entry)
+    if facts is None and name == "set_variable":
+        found.refused.extend(refusals.set_variable(ctx, entry))
+    elif facts is None:
+        found.typos.extend(lines.typo(ctx, entry))
+    elif facts.kind == "mysqld_safe" or not facts.option_file_ok:
+        found.refused.extend(refusals.refused(ctx, entry, name, facts))
+    elif facts.ignored:
+        found.ignored.extend(refusals.ignored(ctx, entry, name, facts))
+    else:
+        if facts.deprecated:
+            found.deprecated.append((entry, facts))
+        if entry.prefix is None:  # skip-/disable-/enable- give the value themselves
+            found.values.extend(lines.bad_value(ctx, entry, name, facts))

@@ -1,1 +1,0 @@
-"""Helpers of the config_validity advisor: value checks, near-miss names and option-group roles."""
