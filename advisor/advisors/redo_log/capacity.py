@@ -1,4 +1,4 @@
-"""Redo log: capacity for the write rate, checkpoint age, log buffer waits and the BLOB size limit."""
+"""The redo capacity: BLOBs it must hold, the checkpoint age, an hour of writes."""
 
 from __future__ import annotations
 
@@ -17,14 +17,13 @@ from advisor.derived.redo_sizing import (
 )
 from advisor.findings import Evidence, Severity
 from advisor.references import MYSQL_INNODB_PARAMETERS
-from advisor.rules import ALL_VERSIONS, Proposal, Rule, Versions, rule
+from advisor.rules import ALL_VERSIONS, Proposal, Versions, rule
 from advisor.units import describe_bytes, format_size
 
 REF_REDO = "https://dev.mysql.com/doc/refman/8.0/en/innodb-redo-log.html"
 REF_CAPACITY = f"{MYSQL_INNODB_PARAMETERS}#sysvar_innodb_redo_log_capacity"
 REF_MARIADB = "https://mariadb.com/kb/en/innodb-redo-log/"
 REF_SIZING = "https://www.percona.com/blog/2008/11/21/how-to-calculate-a-good-innodb-log-file-size/"
-REF_LOG_BUFFER = f"{MYSQL_INNODB_PARAMETERS}#sysvar_innodb_log_buffer_size"
 REF_BLOB = "https://dev.mysql.com/doc/relnotes/mysql/5.6/en/news-5-6-20.html"
 
 
@@ -172,50 +171,3 @@ def undersized(ctx: AuditContext) -> Iterator[Proposal]:
     proposal = _proposal(ctx, redo, title, why, (rate[1],), None if short else Severity.NOTICE)
     if proposal is not None:
         yield proposal
-
-
-@rule("redo_log.log_waits", Severity.WARNING, [REF_LOG_BUFFER], ALL_VERSIONS)
-def log_waits(ctx: AuditContext) -> Iterator[Proposal]:
-    """What it checks: Innodb_log_waits per second over the status window (transactions that had to wait
-    because the log buffer was full and had to be flushed first).
-
-    Why it matters: each wait is a commit or a large change stalled on a log write that a bigger buffer
-    would have absorbed.
-
-    What we recommend: twice the current innodb_log_buffer_size, at least 64 MiB.
-
-    Caveats: dynamic from MySQL 8.0; a restart before that and on MariaDB. Large transactions with big
-    BLOBs are the usual cause.
-    """
-    status = ctx.status
-    rate = status.rate("Innodb_log_waits") if status is not None else None
-    setting = ctx.config.get("innodb_log_buffer_size")
-    size = ctx.config.number("innodb_log_buffer_size")
-    if status is None or rate is None or setting is None or not size:
-        return
-    if rate <= ctx.thresholds.redo_log.log_waits_per_second:
-        return
-    target = max(2 * size, ctx.thresholds.redo_log.min_log_buffer_bytes)
-    facts = ctx.catalog.lookup("innodb_log_buffer_size", ctx.version)
-    if facts is not None and isinstance(facts.max, int):
-        target = min(target, facts.max)
-    if target <= size:
-        return
-    yield Proposal(
-        title="Transactions wait for space in the log buffer",
-        rationale=f"Innodb_log_waits grows by {rate:.2f} per second: writers wait for the "
-        f"{describe_bytes(size)} log buffer to be flushed. A {describe_bytes(target)} buffer absorbs them.",
-        evidence=(
-            Evidence(
-                "log waits per second",
-                f"{rate:.2f}",
-                f"SHOW GLOBAL STATUS Innodb_log_waits, {status.describe_window()}",
-            ),
-            Evidence("innodb_log_buffer_size", describe_bytes(size), setting.where()),
-        ),
-        variable="innodb_log_buffer_size",
-        recommended=format_size(target),
-    )
-
-
-RULES: tuple[Rule, ...] = (blob_too_large, checkpoint_age_high, undersized, log_waits)
