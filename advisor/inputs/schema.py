@@ -18,69 +18,12 @@ in every layout: the advisors reason about the user's stored tables. `NULL` and 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Literal
 
-from advisor.errors import InputWarning
+from advisor.inputs.schema_facts import SchemaFacts, SchemaLayout, TableFacts
 
-#: Where the tables came from: JSON, the documented query, a raw information_schema.TABLES dump,
-#: a list of tables without a key, or an empty text.
-SchemaLayout = Literal["json", "query", "tables", "without_key", "empty"]
+__all__ = ["SchemaFacts", "SchemaLayout", "TableFacts", "parse_schema"]
 
 _WITHOUT_KEY_NAME = re.compile(r"without_(?:pk|key)", re.IGNORECASE)
-
-
-@dataclass(frozen=True, slots=True)
-class TableFacts:
-    schema: str
-    table: str
-    engine: str | None
-    rows: int | None
-    data_length: int | None
-    index_length: int | None
-    #: None when the input does not say (a raw information_schema.TABLES dump).
-    has_primary_key: bool | None = None
-    has_unique_not_null: bool | None = None
-    #: Longest row / largest BLOB-TEXT value in bytes, when known (redo-log BLOB rule).
-    max_row_bytes: int | None = None
-    #: Data type of a single-column primary key (`char(36)`, `binary(16)`, `bigint`), when known.
-    primary_key_type: str | None = None
-
-    @property
-    def is_innodb(self) -> bool:
-        """Whether the engine is InnoDB (information_schema spells it `InnoDB`; JSON may not)."""
-        return self.engine is not None and self.engine.lower() == "innodb"
-
-    @property
-    def total_bytes(self) -> int:
-        """Data plus index bytes, unknown parts counted as zero."""
-        return (self.data_length or 0) + (self.index_length or 0)
-
-
-@dataclass(frozen=True)
-class SchemaFacts:
-    file: str
-    tables: tuple[TableFacts, ...]
-    #: Which input layout the tables came from.
-    layout: SchemaLayout = "json"
-    warnings: tuple[InputWarning, ...] = ()
-
-    @property
-    def innodb_data_and_index_bytes(self) -> int:
-        """Bytes of data and indexes in InnoDB tables: what a buffer pool would hold to cache it all."""
-        return sum(table.total_bytes for table in self.tables if table.is_innodb)
-
-    def tables_without_key(self) -> tuple[TableFacts, ...]:
-        """InnoDB tables with neither a primary key nor a non-null unique key, largest first."""
-        keyless = [
-            table
-            for table in self.tables
-            if table.is_innodb and table.has_primary_key is False and table.has_unique_not_null is not True
-        ]
-        keyless.sort(
-            key=lambda t: (-(t.rows if t.rows is not None else -1), -t.total_bytes, t.schema, t.table)
-        )
-        return tuple(keyless)
 
 
 def parse_schema(text: str, file: str, *, without_key: bool | None = None) -> SchemaFacts:
@@ -97,7 +40,7 @@ def parse_schema(text: str, file: str, *, without_key: bool | None = None) -> Sc
     if not start:
         # `mysql -B` prints nothing at all, not even the header, for a query with no rows.
         return SchemaFacts(file, (), "without_key" if without_key else "empty")
-    # The readers import TableFacts from here, hence the imports inside; json loads only for JSON.
+    # json loads only for JSON.
     if start in ("[", "{"):
         from advisor.inputs.schema_json import parse_schema_json
 

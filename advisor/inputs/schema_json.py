@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Mapping
 
 from advisor.errors import InputError
-from advisor.inputs.schema import SchemaFacts
+from advisor.inputs.schema_facts import SchemaFacts
 from advisor.inputs.schema_values import COLUMN_FIELDS, OTHER_TABLES_COLUMNS, collect_facts
 
 _TABLES_KEY = re.compile(r'"tables"\s*:\s*\[')

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from advisor.errors import InputError
-from advisor.inputs.schema import SchemaFacts, SchemaLayout
+from advisor.inputs.schema_facts import SchemaFacts, SchemaLayout
 from advisor.inputs.schema_values import (
     COLUMN_FIELDS,
     NULL_SPELLINGS,

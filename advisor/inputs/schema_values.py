@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 from advisor.errors import InputError, InputWarning
-from advisor.inputs.schema import SchemaFacts, SchemaLayout, TableFacts
+from advisor.inputs.schema_facts import SchemaFacts, SchemaLayout, TableFacts
 from advisor.units import parse_bool
 
 SYSTEM_SCHEMAS = frozenset({"mysql", "information_schema", "performance_schema", "sys"})
