@@ -141,8 +141,8 @@ def probe(mariadbd: str, options: dict[str, dict[str, object]], plugins: list[st
         results = list(pool.map(lambda job: run_line(mariadbd, f"{job[0]}={job[1]}"), jobs))
     for (name, _), (_, stderr) in zip(jobs, results, strict=True):
         failed = PLUGIN_FAILED.search(stderr)
-        if failed:
-            options[name]["plugin"] = failed.group(1)
+        if failed:  # a plugin switch keeps its own plugin (a prefix of it can fail another's list too)
+            options[name].setdefault("plugin", failed.group(1))
         elif "Buffered" in stderr:
             options[name]["early"] = True
     for plugin in plugins:  # options nobody could probe (strings) follow their family's plugin

@@ -1,0 +1,53 @@
+"""Option validity as the server's own option parser (my_getopt) sees it — names and values.
+
+Public API (pure: stdlib only, no I/O beyond reading the package's own JSON once, lazily)::
+
+    from advisor.optioncheck import judge, Verdict, Outcome
+
+    verdict = judge("innodb_buffer_pool_size", "1.5G", flavor="mariadb", version="10.11")
+    verdict.outcome      # Outcome.DISABLES_PLUGIN
+    verdict.plugin       # "InnoDB"
+    verdict.stops_server # True: InnoDB is the default engine, so the server aborts
+    verdict.suggestion   # "innodb_buffer_pool_size = 1536M"
+
+``judge(name, value, *, flavor, version, os="linux", loose=False) -> Verdict``
+    `name` as written in the file (``loose-``, ``skip-``, ``enable-``, ``disable-``, ``maximum-``
+    prefixes, dashes or underscores, any case), `value` the text after ``=`` with the option-file
+    parser's quoting already removed (None for a bare name). `flavor` "mariadb" or "mysql"
+    (Percona → "mysql"); `version` "10.11.6", "8.0" or a tuple. `loose=True` when the caller's
+    parser already stripped a ``loose-`` prefix.
+
+``Verdict`` fields: `outcome` (:class:`Outcome`: accepts, clamps, ignores_with_warning,
+disables_plugin, refuses_to_start), `message` (plain words: what the server does and why),
+`reason` (stable tag: ok, unique_prefix, placeholder, out_of_range, block_rounding, bad_bool,
+bad_value, loose_bad_value, ambiguous_prefix, unknown_name, misspelling, other_flavor,
+plugin_not_loaded, refused_prefix, and loose_* forms), `option` (the full name reached),
+`plugin`, `value` (what the server ends up using, where known), `suggestion` (the corrected
+``name = value`` line keeping the user's value, where the intent is clear), `basis` (the data
+set used), `certain` (False when the data is partial: other versions, MySQL plugin options).
+Properties: `is_critical` (refused or plugin lost) and `stops_server`.
+
+How the wiring is meant to go (config_validity, engine, differ): call `judge()` for every
+option line of every ``[mysqld]``/``[mariadbd]``/``[server]`` group; a critical verdict comments
+the line out (naming the finding) and, when `suggestion` is set, writes the suggestion beneath it.
+
+Data (``data/``), every fact with its source:
+
+* ``mariadb-10.11.json`` — every option name mariadbd 10.11.19 accepts, from its ``--verbose
+  --help``, the live server's ``information_schema.SYSTEM_VARIABLES`` and probes of the binary.
+  Regenerate with ``python -m advisor.optioncheck.generate_mariadb`` (needs the binary and a
+  live server). Other MariaDB versions are judged with these facts (``certain=False``).
+* ``mysql-8.0.3-names.json`` — MySQL 8.0.3's core option names from mysql-server's
+  ``mysql-test/r/mysqld--help-notwin.result`` (commit recorded); value types borrowed from the
+  same-named MariaDB option where one exists.
+* ``foreign.json`` — plugin name prefixes (plugins not loaded) and Windows-only values.
+
+Nothing here imports advisor.advisors, a framework, or touches the network, clock or environment.
+"""
+
+from __future__ import annotations
+
+from advisor.optioncheck.judge import judge
+from advisor.optioncheck.model import OptionFacts, Outcome, Verdict
+
+__all__ = ["OptionFacts", "Outcome", "Verdict", "judge"]

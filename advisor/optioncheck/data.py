@@ -1,0 +1,110 @@
+"""Loading the checked-in catalogs: lazily, once per process, only when a verdict is asked for.
+
+Importing the package costs nothing; the first `judge()` reads the JSON files (about 100 kB).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from advisor.optioncheck.model import OptionFacts
+
+DATA_DIR = Path(__file__).with_name("data")
+MARIADB_FILE = "mariadb-10.11.json"
+MYSQL_FILE = "mysql-8.0.3-names.json"
+
+
+def canonical(name: str) -> str:
+    """Option names compare case-insensitively with '-' and '_' equal (as my_getopt does)."""
+    return name.strip().lower().replace("-", "_")
+
+
+@dataclass(frozen=True)
+class FlavorData:
+    """The names one flavor/version accepts, and what we know of each."""
+
+    flavor: str
+    version: str
+    options: dict[str, OptionFacts]
+    source: str
+
+    def core(self) -> dict[str, OptionFacts]:
+        return {name: facts for name, facts in self.options.items() if facts.plugin is None}
+
+    def of_plugin(self, plugin: str) -> dict[str, OptionFacts]:
+        return {name: facts for name, facts in self.options.items() if facts.plugin == plugin}
+
+    def plugins(self) -> list[str]:
+        return sorted({facts.plugin for facts in self.options.values() if facts.plugin})
+
+
+@dataclass(frozen=True)
+class Foreign:
+    """Names that belong elsewhere: the other flavor, plugins not loaded, Windows-only values."""
+
+    mysql_only: frozenset[str]
+    mariadb_only: frozenset[str]
+    plugin_prefixes: dict[str, str]
+    windows_only_values: dict[str, dict[str, Any]]
+
+
+def _read(name: str) -> Any:
+    return json.loads((DATA_DIR / name).read_text())
+
+
+def _facts(name: str, entry: dict[str, Any]) -> OptionFacts:
+    return OptionFacts(
+        name=name,
+        type=entry["type"],
+        arg=entry["arg"],
+        plugin=entry.get("plugin"),
+        variable=bool(entry.get("variable")),
+        early=bool(entry.get("early")),
+        min=entry.get("min"),
+        max=entry.get("max"),
+        block=entry.get("block"),
+        values=tuple(entry.get("values", ())),
+        source=entry.get("src", ""),
+    )
+
+
+@cache
+def mariadb() -> FlavorData:
+    document = _read(MARIADB_FILE)
+    options = {name: _facts(name, entry) for name, entry in document["options"].items()}
+    return FlavorData("mariadb", document["version"], options, document["sources"]["help"])
+
+
+@cache
+def mysql() -> FlavorData:
+    """MySQL names only (types unknown there): where MariaDB has the same name we borrow its parse."""
+    document = _read(MYSQL_FILE)
+    maria = mariadb().options
+    options: dict[str, OptionFacts] = {}
+    for name in document["names"]:
+        known = maria.get(name)
+        options[name] = (
+            OptionFacts(name, known.type, known.arg, None, known.variable, False, known.min, known.max,
+                        known.block, known.values, "mariadb-10.11 parse, MySQL name")  # fmt: skip
+            if known is not None and known.plugin is None
+            else OptionFacts(name, "string", "OPTIONAL", source="mysql name only")
+        )
+    source = f"{document['source']['repo']} {document['source']['path']} @ {document['source']['commit'][:12]}"
+    return FlavorData("mysql", document["version"], options, source)
+
+
+@cache
+def foreign() -> Foreign:
+    document = _read("foreign.json")
+    maria_names = set(mariadb().options)
+    mysql_names = set(_read(MYSQL_FILE)["names"])
+    return Foreign(
+        mysql_only=frozenset(mysql_names - maria_names),
+        mariadb_only=frozenset(name for name, f in mariadb().options.items() if f.plugin is None) - mysql_names,
+        plugin_prefixes=document["plugin_prefixes"],
+        windows_only_values=document["windows_only_values"],
+    )

@@ -1,0 +1,161 @@
+"""judge(): one option-file line against the server's option parser, per flavor and version."""
+
+from __future__ import annotations
+
+import re
+
+from advisor.optioncheck import data as catalogs
+from advisor.optioncheck.model import PLUGIN_CONSEQUENCES, OptionFacts, Outcome, Verdict
+from advisor.optioncheck.names import Resolution, classify_unknown, resolve_mariadb, resolve_mysql, strip_special
+from advisor.optioncheck.values import ValueCheck, check_value
+
+
+def parse_version(version: str | tuple[int, ...]) -> tuple[int, ...]:
+    if isinstance(version, tuple):
+        return version
+    return tuple(int(part) for part in re.findall(r"\d+", version)[:3]) or (0,)
+
+
+def _line(specials: list[str], name: str, value: str | None) -> str:
+    written = "-".join([*specials, name]) if specials else name
+    return written if value is None else f"{written} = {value}"
+
+
+class _Judgement:
+    """The state of one call: what was written, what it resolved to, and the data behind it."""
+
+    def __init__(self, name: str, value: str | None, flavor: str, version: tuple[int, ...], os: str) -> None:
+        self.written, self.value, self.flavor, self.version, self.os = name, value, flavor, version, os
+        self.data = catalogs.mariadb() if flavor == "mariadb" else catalogs.mysql()
+        self.certain = (flavor == "mariadb" and version[:2] == (10, 11)) or (flavor == "mysql" and version[:2] == (8, 0))
+        self.basis = f"{self.data.flavor} {self.data.version} ({self.data.source})"
+        self.specials: list[str] = []
+
+    def verdict(self, outcome: Outcome, reason: str, message: str, **extra: object) -> Verdict:
+        return Verdict(outcome, message, reason, self.written, basis=self.basis,
+                       certain=self.certain and bool(extra.pop("certain", True)), **extra)  # type: ignore[arg-type]  # fmt: skip
+
+    def resolve(self, name: str) -> Resolution:
+        if self.flavor == "mariadb":
+            return resolve_mariadb(name, self.data)
+        return resolve_mysql(name, self.data)
+
+
+def judge(name: str, value: str | None, *, flavor: str, version: str | tuple[int, ...], os: str = "linux",
+          loose: bool = False) -> Verdict:  # fmt: skip
+    """What `flavor` `version` does at startup with the option-file line `name = value`.
+
+    `value` is None for a bare name; `loose` says the line carried `loose-` (also detected in name).
+    """
+    flavor = "mariadb" if flavor.lower().startswith("maria") else "mysql"
+    state = _Judgement(name, value, flavor, parse_version(version), os.lower())
+    current = catalogs.canonical(name)
+    resolution = state.resolve(current)
+    while resolution.facts is None and not resolution.ambiguous and (split := strip_special(current)):
+        state.specials.append(split[0])
+        current = split[1]
+        resolution = state.resolve(current)
+    loose = loose or "loose" in state.specials
+    if resolution.ambiguous:
+        return _ambiguous(state, current, resolution, loose)
+    if resolution.facts is None:
+        return _unknown(state, current, loose)
+    if resolution.by_prefix and flavor == "mysql" and state.version >= (5, 7):
+        return _unknown(state, current, loose, prefix_of=resolution.facts.name)
+    return _known(state, resolution, loose)
+
+
+def _unknown(state: _Judgement, name: str, loose: bool, prefix_of: str | None = None) -> Verdict:
+    if prefix_of is not None:
+        reason, words, intended = "refused_prefix", (
+            f"'{name}' abbreviates {prefix_of}; MySQL 5.7 and later refuse abbreviated names (WL#6978)"
+        ), prefix_of
+    else:
+        reason, words, intended = classify_unknown(name, state.flavor, state.data, catalogs.foreign())
+    unsure = state.flavor == "mysql" and name.startswith("innodb")  # MySQL data lacks plugin names
+    suggestion = _line([s for s in state.specials if s != "loose"], intended, state.value) if intended else None
+    if loose:
+        return state.verdict(Outcome.IGNORES_WITH_WARNING, "loose_" + reason,
+                             f"{words}. The loose- prefix makes the server log a warning and skip the line.",
+                             suggestion=suggestion, certain=not unsure)  # fmt: skip
+    return state.verdict(Outcome.REFUSES_TO_START, reason,
+                         f"{words}. The server refuses to start ('unknown variable').",
+                         suggestion=suggestion, certain=not unsure)  # fmt: skip
+
+
+def _ambiguous(state: _Judgement, name: str, resolution: Resolution, loose: bool) -> Verdict:
+    listed = ", ".join(resolution.ambiguous[:6])
+    words = f"'{name}' abbreviates several options ({listed})"
+    if resolution.plugin is not None:
+        return state.verdict(Outcome.DISABLES_PLUGIN, "ambiguous_prefix", _plugin_words(words, resolution.plugin),
+                             plugin=resolution.plugin)  # fmt: skip
+    return state.verdict(Outcome.REFUSES_TO_START, "ambiguous_prefix",
+                         f"{words}. The server refuses to start ('ambiguous option').")  # fmt: skip
+
+
+def _plugin_words(words: str, plugin: str) -> str:
+    consequence = PLUGIN_CONSEQUENCES.get(plugin, f"whatever the {plugin} plugin provides becomes unavailable")
+    return f"{words}. The server disables the {plugin} plugin ('Parsing options for plugin failed'): {consequence}."
+
+
+def _special_value(specials: list[str], value: str | None) -> str | None:
+    """skip-/disable- turn the option off (given '0': on), enable- on (given '0': off)."""
+    for special in specials:
+        if special in ("skip", "disable"):
+            return "1" if value == "0" else "0"
+        if special == "enable":
+            return "0" if value == "0" else "1"
+    return value
+
+
+def _os_check(state: _Judgement, facts: OptionFacts, value: str | None) -> ValueCheck | None:
+    rule = catalogs.foreign().windows_only_values.get(facts.name)
+    if rule is None or value is None or value.lower() not in [v.lower() for v in rule["values"]]:
+        return None
+    if state.os == "windows":
+        return ValueCheck("ok", effective=value)
+    return ValueCheck("error", f"{facts.name}={value} exists only on Windows servers",
+                      suggested_value=str(rule["instead"]))  # fmt: skip
+
+
+def _known(state: _Judgement, resolution: Resolution, loose: bool) -> Verdict:
+    facts = resolution.facts
+    assert facts is not None
+    full = _line([s for s in state.specials if s != "loose"], facts.name, state.value)
+    extra: dict[str, object] = {"option": facts.name, "certain": facts.source != "mysql name only"}
+    abbreviation = ""
+    if resolution.by_prefix:
+        abbreviation = f"'{state.written}' abbreviates {facts.name}; write the full name before an upgrade breaks it. "
+        extra["suggestion"] = full
+    if "maximum" in state.specials:
+        check = ValueCheck("error", f"the maximum of {facts.name} cannot be set from an option file")
+    else:
+        value = _special_value(state.specials, state.value)
+        check = _os_check(state, facts, value) or check_value(value, facts)
+    if check.suggested_value is not None:
+        specials = [s for s in state.specials if s != "loose"]
+        extra["suggestion"] = _line(specials, facts.name, check.suggested_value)
+    return _outcome(state, facts, check, loose, abbreviation, extra)
+
+
+def _outcome(state: _Judgement, facts: OptionFacts, check: ValueCheck, loose: bool, abbreviation: str,
+             extra: dict[str, object]) -> Verdict:  # fmt: skip
+    detail = abbreviation + (check.detail + ". " if check.detail else "")
+    if check.status == "error":
+        if loose:
+            return state.verdict(Outcome.IGNORES_WITH_WARNING, "loose_bad_value",
+                                 f"{detail}With loose- the server logs an error and starts without your value.",
+                                 plugin=facts.plugin, **extra)  # fmt: skip
+        if facts.plugin is not None:
+            return state.verdict(Outcome.DISABLES_PLUGIN, "bad_value", _plugin_words(detail.rstrip(". "), facts.plugin),
+                                 plugin=facts.plugin, **extra)  # fmt: skip
+        return state.verdict(Outcome.REFUSES_TO_START, "bad_value",
+                             f"{detail}The server refuses to start ('Error while setting value').", **extra)  # fmt: skip
+    if check.status == "warn":
+        return state.verdict(Outcome.IGNORES_WITH_WARNING, "bad_bool", detail.strip(), plugin=facts.plugin, **extra)
+    if check.status in ("adjusted", "rounded"):
+        return state.verdict(Outcome.CLAMPS, "out_of_range" if check.status == "adjusted" else "block_rounding",
+                             detail.strip(), plugin=facts.plugin, value=check.effective, **extra)  # fmt: skip
+    reason = "unique_prefix" if abbreviation else "placeholder" if check.detail else "ok"
+    message = detail.strip() or f"The server accepts {facts.name} = {check.effective}."
+    return state.verdict(Outcome.ACCEPTS, reason, message, plugin=facts.plugin, value=check.effective, **extra)

@@ -1,0 +1,124 @@
+"""Which option a written name reaches, per flavor — and, when none, what the name probably was.
+
+MariaDB 10.11 (observed): names are case-insensitive, '-' equals '_'. A name is looked up first
+among the options parsed early (max_connections, performance_schema*), then among the server's
+own options, then in each plugin's options; in each list an exact name wins and otherwise a prefix
+that matches one option is taken (plugins log "Using unique option prefix ... is error-prone").
+So `max_conn` reaches max_connections even though max_connect_errors shares the prefix. A prefix
+matching several options is refused by the core ("ambiguous option", exit 3) and disables the
+plugin whose list it is ambiguous in. MySQL 5.5/5.6 take a unique prefix with a deprecation
+warning; MySQL 5.7 and later refuse every prefix (WL#6978).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from advisor.optioncheck.data import FlavorData, Foreign
+from advisor.optioncheck.model import OptionFacts
+
+SPECIAL_PREFIXES = ("loose", "skip", "disable", "enable", "maximum")
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """`facts` when one option is reached; `ambiguous` lists the candidates when several match."""
+
+    facts: OptionFacts | None = None
+    by_prefix: bool = False
+    ambiguous: tuple[str, ...] = ()
+    plugin: str | None = None  # the list (plugin) that found the name ambiguous
+
+
+def _match(name: str, options: dict[str, OptionFacts]) -> tuple[OptionFacts | None, bool, tuple[str, ...]]:
+    exact = options.get(name)
+    if exact is not None:
+        return exact, False, ()
+    candidates = tuple(sorted(key for key in options if key.startswith(name)))
+    if len(candidates) == 1:
+        return options[candidates[0]], True, ()
+    return None, False, candidates
+
+
+def resolve_mariadb(name: str, data: FlavorData) -> Resolution:
+    core = data.core()
+    early = {key: facts for key, facts in core.items() if facts.early}
+    for options in (early, core):
+        facts, by_prefix, candidates = _match(name, options)
+        if facts is not None:
+            return Resolution(facts, by_prefix)
+        if candidates and options is core:
+            return Resolution(ambiguous=candidates)
+    found: Resolution | None = None
+    ambiguous: list[Resolution] = []
+    for plugin in data.plugins():  # every plugin parses the whole line against its own list
+        facts, by_prefix, candidates = _match(name, data.of_plugin(plugin))
+        if len(candidates) > 1:
+            ambiguous.append(Resolution(ambiguous=candidates, plugin=plugin))
+        if facts is not None and (found is None or found.by_prefix):
+            found = Resolution(facts, by_prefix)
+    if ambiguous:  # name the plugin that matters most: the one with the longest list (InnoDB)
+        return max(ambiguous, key=lambda item: len(data.of_plugin(item.plugin or "")))
+    return found or Resolution()
+
+
+def resolve_mysql(name: str, data: FlavorData) -> Resolution:
+    """One list for MySQL; whether a prefix may be used at all is the version's call (judge)."""
+    facts, by_prefix, candidates = _match(name, data.options)
+    if facts is not None:
+        return Resolution(facts, by_prefix)
+    return Resolution(ambiguous=candidates) if len(candidates) > 1 else Resolution()
+
+
+def strip_special(name: str) -> tuple[str, str] | None:
+    """('skip', 'x') for 'skip_x': the prefixes my_getopt tries when a name matches nothing."""
+    for prefix in SPECIAL_PREFIXES:
+        if name.startswith(prefix + "_") and len(name) > len(prefix) + 1:
+            return prefix, name[len(prefix) + 1 :]
+    return None
+
+
+def distance(left: str, right: str, limit: int = 2) -> int:
+    """Damerau-Levenshtein distance (adjacent swaps count 1), giving up past `limit`."""
+    if abs(len(left) - len(right)) > limit:
+        return limit + 1
+    previous2: list[int] = []
+    previous = list(range(len(right) + 1))
+    for i, left_char in enumerate(left, 1):
+        current = [i] + [0] * len(right)
+        for j, right_char in enumerate(right, 1):
+            cost = left_char != right_char
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and left_char == right[j - 2] and left[i - 2] == right_char:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        if min(current) > limit:
+            return limit + 1
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+def closest(name: str, known: list[str]) -> list[str]:
+    """Known names one or two edits from `name`, nearest first (only the nearest distance)."""
+    scored = [(distance(name, candidate), candidate) for candidate in known]
+    near = [item for item in scored if item[0] <= 2]
+    if not near:
+        return []
+    best = min(score for score, _ in near)
+    return sorted(candidate for score, candidate in near if score == best)
+
+
+def classify_unknown(name: str, flavor: str, data: FlavorData, foreign: Foreign) -> tuple[str, str, str | None]:
+    """(reason, plain words, intended name or None) for a name the server does not know."""
+    other = foreign.mysql_only if flavor == "mariadb" else foreign.mariadb_only
+    other_name = "MySQL" if flavor == "mariadb" else "MariaDB"
+    if name in other:
+        return "other_flavor", f"'{name}' is a {other_name} option; {flavor} does not know it", None
+    near = closest(name, list(data.options))
+    if len(near) == 1:
+        return "misspelling", f"'{name}' is not an option; it looks like a misspelling of {near[0]}", near[0]
+    for prefix, plugin in foreign.plugin_prefixes.items():
+        if name == prefix or name.startswith(prefix + "_"):
+            return "plugin_not_loaded", f"'{name}' belongs to {plugin}, which is not loaded", None
+    if near:
+        return "misspelling", f"'{name}' is not an option; did you mean one of {', '.join(near)}?", None
+    return "unknown_name", f"'{name}' is not an option of this server", None

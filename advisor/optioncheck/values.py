@@ -1,0 +1,141 @@
+"""A value against one option's type, as my_getopt's setval() does it (MariaDB 10.11, observed).
+
+Booleans: ON/OFF, TRUE/FALSE, 1/0 in any case; anything else (YES, NO, 2) is only a warning and
+the option ends up OFF (core) or keeps its default (plugin: "ignoring option ... invalid value").
+Enums: a unique case-insensitive prefix of a value or the value's index; unknown words refused.
+Sets: comma-separated unique prefixes, or the bitmask as a number. Flagsets: `default` and
+`name=on|off|default` items. Strings: anything.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from advisor.optioncheck.model import OptionFacts
+from advisor.optioncheck.numbers import parse_double, parse_integer, whole_size
+
+TRUE_WORDS = frozenset({"on", "true", "1"})
+FALSE_WORDS = frozenset({"off", "false", "0"})
+WORD_FOR_NUMBER = {"on": "1", "true": "1", "yes": "1", "off": "0", "false": "0", "no": "0"}
+BOOL_INTENT = {"yes": "ON", "no": "OFF", "y": "ON", "n": "OFF", "enabled": "ON", "disabled": "OFF"}
+PLACEHOLDER = re.compile(r"^\s*(<[^>]*>|\$\{?\w+\}?|%\w+%|\{\{.*\}\})\s*$")
+INTEGER_TYPES = frozenset({"int", "uint", "longlong", "ulonglong"})
+
+
+@dataclass(frozen=True)
+class ValueCheck:
+    """`status`: ok, adjusted (clamped), rounded (block size), warn (kept default/OFF) or error."""
+
+    status: str
+    detail: str = ""
+    effective: str | None = None
+    suggested_value: str | None = None
+
+
+def find_type(word: str, values: tuple[str, ...]) -> int | None:
+    """Index of an exact or unique-prefix match (case-insensitive); -1 when ambiguous; None: none."""
+    lowered = word.lower()
+    matches = [index for index, value in enumerate(values) if value.lower().startswith(lowered)]
+    exact = [index for index in matches if values[index].lower() == lowered]
+    if exact:
+        return exact[0]
+    if len(matches) == 1:
+        return matches[0]
+    return -1 if matches else None
+
+
+def strtol_whole(text: str) -> int | None:
+    """strtol(text) when it consumes the whole string (an empty string reads as 0), else None."""
+    match = re.fullmatch(r"\s*([+-]?\d+)", text)
+    if text == "":
+        return 0
+    return int(match.group(1)) if match else None
+
+
+def check_enum(text: str, facts: OptionFacts) -> ValueCheck:
+    found = find_type(text, facts.values) if text else None
+    if found is not None and found >= 0:
+        return ValueCheck("ok", effective=facts.values[found])
+    if found == -1:
+        return ValueCheck("error", f"'{text}' is an ambiguous abbreviation of {', '.join(facts.values)}")
+    index = strtol_whole(text)
+    if index is not None and 0 <= index < len(facts.values):
+        return ValueCheck("ok", effective=facts.values[index])
+    return ValueCheck("error", f"'{text}' is not one of {', '.join(facts.values)}")
+
+
+def check_set(text: str, facts: OptionFacts) -> ValueCheck:
+    if text == "":
+        return ValueCheck("ok", effective="")
+    chosen: list[str] = []
+    for item in text.split(","):
+        found = find_type(item, facts.values) if item else None
+        if found is None or found < 0:
+            break
+        chosen.append(facts.values[found])
+    else:
+        return ValueCheck("ok", effective=",".join(chosen))
+    mask = strtol_whole(text)
+    if mask is not None and 0 <= mask < (1 << len(facts.values)):
+        return ValueCheck("ok", effective=text)
+    return ValueCheck("error", f"'{text}' is not a list of {', '.join(facts.values)}")
+
+
+def check_flagset(text: str, facts: OptionFacts) -> ValueCheck:
+    flags = tuple(value for value in facts.values if value != "default")
+    seen_default = False
+    for item in text.split(",") if text else []:
+        name, equals, setting = item.partition("=")
+        if name.lower() == "default" and not equals and not seen_default:
+            seen_default = True
+            continue
+        found = find_type(name, flags) if name else None
+        if found is None or found < 0 or not equals or setting.lower() not in ("on", "off", "default"):
+            return ValueCheck("error", f"'{item}' is not flag=on|off|default with a flag of {facts.name}")
+    return ValueCheck("ok", effective=text)
+
+
+def check_bool(text: str, facts: OptionFacts) -> ValueCheck:
+    lowered = text.lower()
+    if lowered in TRUE_WORDS or lowered in FALSE_WORDS:
+        return ValueCheck("ok", effective="ON" if lowered in TRUE_WORDS else "OFF")
+    intent = BOOL_INTENT.get(lowered)
+    kept = "keeps its default" if facts.plugin else "is set to OFF"
+    return ValueCheck("warn", f"'{text}' is not a boolean the server knows (ON/OFF, TRUE/FALSE, 1/0); "
+                      f"it logs a warning and the option {kept}", suggested_value=intent)  # fmt: skip
+
+
+def check_number(text: str, facts: OptionFacts) -> ValueCheck:
+    parsed = parse_double(text, facts) if facts.type == "double" else parse_integer(text, facts)
+    if parsed.error is not None:
+        word = WORD_FOR_NUMBER.get(text.strip().lower())
+        hint = word if word is not None else whole_size(text) if facts.type in INTEGER_TYPES else None
+        return ValueCheck("error", parsed.error, suggested_value=hint)
+    effective = str(parsed.value)
+    if parsed.adjusted_from is not None:
+        return ValueCheck("adjusted", f"{parsed.adjusted_from} is out of range; the server uses {effective}",
+                          effective)  # fmt: skip
+    if parsed.rounded:
+        return ValueCheck("rounded", f"rounded down to a multiple of {facts.block}: {effective}", effective)
+    return ValueCheck("ok", effective=effective)
+
+
+def check_value(text: str | None, facts: OptionFacts) -> ValueCheck:
+    """The server's reaction to `text` (None: the name alone) for this option."""
+    if text is None:
+        if facts.arg == "REQUIRED" and facts.type != "bool":
+            return ValueCheck("error", f"option '{facts.name}' requires a value")
+        return ValueCheck("ok", effective="ON" if facts.type == "bool" else None)
+    if facts.type == "noarg":
+        return ValueCheck("error", f"option '{facts.name}' takes no value")
+    if facts.type == "bool":
+        return check_bool(text, facts)
+    if facts.type in INTEGER_TYPES or facts.type == "double":
+        return check_number(text, facts)
+    checker = {"enum": check_enum, "set": check_set, "flagset": check_flagset}.get(facts.type)
+    if checker is not None:
+        return checker(text, facts)
+    if PLACEHOLDER.match(text):
+        return ValueCheck("ok", f"'{text}' looks like a template placeholder left unfilled", text)
+    return ValueCheck("ok", effective=text)
