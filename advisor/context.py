@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, TypeVar, cast
 
+from advisor.model import Profile, Role
 from advisor.thresholds import THRESHOLDS, Thresholds
 from advisor.units import parse_bool, parse_size
 from advisor.version import ServerVersion
@@ -105,8 +106,8 @@ class AuditContext:
     """Everything a rule may read. Rules never mutate it, read files or look at the environment."""
 
     version: ServerVersion
-    role: str
-    profile: str
+    role: Role
+    profile: Profile
     config: EffectiveConfig
     catalog: Catalog
     hardware: HardwareSpec | None = None

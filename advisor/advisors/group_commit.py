@@ -14,6 +14,7 @@ from advisor.derived.replication import binlog_enabled
 from advisor.derived.settings import setting_evidence
 from advisor.derived.workload import CommitRate, commit_rate
 from advisor.findings import Evidence, Severity
+from advisor.model import Profile
 from advisor.references import MARIADB_REPLICATION_VARIABLES, MYSQL_BINLOG_OPTIONS
 from advisor.rules import Proposal, Rule, Versions, rule
 
@@ -91,7 +92,7 @@ def delay_would_help(ctx: AuditContext) -> Iterator[Proposal]:
     which); Threads_running is a single snapshot. Quiet without status, and without evidence of slow
     fsyncs (hardware facts or pending fsyncs).
     """
-    if ctx.profile == "ci" or not binlog_enabled(ctx) or ctx.config.number("sync_binlog") != 1:
+    if ctx.profile == Profile.CI or not binlog_enabled(ctx) or ctx.config.number("sync_binlog") != 1:
         return
     mysql_style = ctx.knows("binlog_group_commit_sync_delay")
     if not mysql_style and not ctx.knows("binlog_commit_wait_count"):

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final
 
 from advisor.findings import Evidence, Severity
+from advisor.model import Role
 from advisor.references import MARIADB_INNODB_VARIABLES, MYSQL_REPLICA_OPTIONS, MYSQL_SERVER_VARIABLES
 from advisor.rules import Proposal, Versions, rule
 from advisor.units import format_size
@@ -75,7 +76,7 @@ def missing(ctx: AuditContext) -> Iterator[Proposal]:
         return
     names, more = _listed(ctx, keyless)
     total_rows = sum(t.rows or 0 for t in keyless)
-    replicated = ctx.role in ("primary", "replica")
+    replicated = ctx.role in (Role.PRIMARY, Role.REPLICA)
     yield Proposal(
         title=f"{len(keyless)} InnoDB table(s) without a primary key",
         rationale=f"{names}{more}: {total_rows:,} rows in all are clustered on InnoDB's hidden row id, one "

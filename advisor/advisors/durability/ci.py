@@ -8,6 +8,7 @@ from advisor.context import AuditContext
 from advisor.derived.replication import binlog_enabled
 from advisor.derived.settings import setting_evidence
 from advisor.findings import Severity
+from advisor.model import Profile
 from advisor.references import MARIADB_INNODB_VARIABLES, MYSQL_BINLOG_OPTIONS, MYSQL_INNODB_PARAMETERS
 from advisor.rules import Proposal, rule
 from advisor.units import parse_bool
@@ -37,7 +38,7 @@ def ci_relaxations(ctx: AuditContext) -> Iterator[Proposal]:
     Caveats: information only; never use these settings where the data matters. Only variables the
     target version has are proposed.
     """
-    if ctx.profile != "ci":
+    if ctx.profile != Profile.CI:
         return
     trx_commit = ctx.config.get("innodb_flush_log_at_trx_commit")
     if trx_commit is not None and trx_commit.value.strip() in ("1", "3"):

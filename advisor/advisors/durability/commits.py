@@ -10,6 +10,7 @@ from advisor.derived.replication import binlog_enabled
 from advisor.derived.settings import setting_evidence
 from advisor.derived.workload import commit_rate
 from advisor.findings import Evidence, Severity
+from advisor.model import Profile, Role
 from advisor.references import (
     MARIADB_INNODB_VARIABLES,
     MARIADB_REPLICATION_VARIABLES,
@@ -55,7 +56,7 @@ def flush_log_at_trx_commit(ctx: AuditContext) -> Iterator[Proposal]:
     commit rate when status is given. CI profiles are judged by durability.ci_relaxations instead.
     """
     setting = ctx.config.get("innodb_flush_log_at_trx_commit")
-    if ctx.profile == "ci" or setting is None or setting.value.strip() not in ("0", "2"):
+    if ctx.profile == Profile.CI or setting is None or setting.value.strip() not in ("0", "2"):
         return
     seconds, timeout = _loss_window_seconds(ctx)
     crash = (
@@ -71,7 +72,7 @@ def flush_log_at_trx_commit(ctx: AuditContext) -> Iterator[Proposal]:
     replica = (
         " On a replica this is a common trade-off: with crash-safe replication (relay_log_recovery=ON "
         "and a transactional position) it re-fetches them from the primary; otherwise it must be rebuilt."
-        if ctx.role == "replica"
+        if ctx.role == Role.REPLICA
         else ""
     )
     yield Proposal(
@@ -105,7 +106,7 @@ def sync_binlog(ctx: AuditContext) -> Iterator[Proposal]:
     """
     setting = ctx.config.get("sync_binlog")
     value = ctx.config.number("sync_binlog")
-    if ctx.profile == "ci" or setting is None or value is None or value == 1 or not binlog_enabled(ctx):
+    if ctx.profile == Profile.CI or setting is None or value is None or value == 1 or not binlog_enabled(ctx):
         return
     if value == 0:
         loss = "whatever the OS had not yet written back (on Linux defaults up to ~30 s of commits)"

@@ -8,6 +8,7 @@ from advisor.advisors.durability.common import relaxed_for_role
 from advisor.context import AuditContext
 from advisor.derived.settings import setting_evidence
 from advisor.findings import Severity
+from advisor.model import Profile
 from advisor.references import MARIADB_INNODB_VARIABLES, MYSQL_INNODB_PARAMETERS
 from advisor.rules import Proposal, rule
 from advisor.units import parse_bool
@@ -36,7 +37,7 @@ def doublewrite_off(ctx: AuditContext) -> Iterator[Proposal]:
     8.0.30 and on MariaDB the variable is not dynamic: the change waits for a restart.
     """
     setting = ctx.config.get("innodb_doublewrite")
-    if ctx.profile == "ci" or setting is None:
+    if ctx.profile == Profile.CI or setting is None:
         return
     value = setting.value.strip().upper()
     if parse_bool(value) is not False and value != "DETECT_ONLY":
@@ -99,7 +100,7 @@ def checksums_off(ctx: AuditContext) -> Iterator[Proposal]:
     Caveats: the change applies as pages are rewritten. A value the version rejects (none on MariaDB
     10.6+) is config_validity's finding. Quiet in the ci profile.
     """
-    if ctx.profile == "ci":
+    if ctx.profile == Profile.CI:
         return
     algorithm = _algorithm_off(ctx)
     if algorithm is not None:

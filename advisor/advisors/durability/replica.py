@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from advisor.context import AuditContext
 from advisor.derived.settings import setting_evidence
 from advisor.findings import Evidence, Severity
+from advisor.model import Profile, Role
 from advisor.references import MARIADB_REPLICATION_VARIABLES, MYSQL_REPLICA_OPTIONS
 from advisor.rules import Proposal, mysql_only, rule
 from advisor.units import parse_bool
@@ -45,7 +46,7 @@ def crash_safe_replica(ctx: AuditContext) -> Iterator[Proposal]:
     that part stays quiet there. On MariaDB (a notice) GTID replication with MASTER_USE_GTID and an
     InnoDB mysql.gtid_slave_pos is crash-safe by itself; MariaDB ignores relay_log_info_repository.
     """
-    if ctx.profile == "ci" or ctx.role != "replica":
+    if ctx.profile == Profile.CI or ctx.role != Role.REPLICA:
         return
     repository = ctx.config.get("relay_log_info_repository")
     in_file = repository is not None and repository.value.strip().upper() != "TABLE"
@@ -111,7 +112,7 @@ def sync_relay_log(ctx: AuditContext) -> Iterator[Proposal]:
     Caveats: the fsync per event slows the receiver on slow disks. replica_preserve_commit_order=ON
     (the default from 8.0.27) avoids gaps altogether and silences this rule.
     """
-    if ctx.profile == "ci" or ctx.role != "replica":
+    if ctx.profile == Profile.CI or ctx.role != Role.REPLICA:
         return
     workers = _parallel_workers(ctx)
     setting = ctx.config.get("sync_relay_log")

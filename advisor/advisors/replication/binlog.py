@@ -13,6 +13,7 @@ from advisor.derived.replication import (
 )
 from advisor.derived.settings import setting_evidence
 from advisor.findings import Evidence, Severity
+from advisor.model import Role
 from advisor.references import MARIADB_BINLOG_FORMATS, MYSQL_BINLOG_OPTIONS
 from advisor.rules import Proposal, Versions, rule
 from advisor.units import parse_bool
@@ -48,7 +49,7 @@ def sql_log_bin_global_off(ctx: AuditContext) -> Iterator[Proposal]:
         return
     if binlog_enabled(ctx) is False:
         return
-    primary = ctx.role == "primary"
+    primary = ctx.role == Role.PRIMARY
     yield Proposal(
         title="Global sql_log_bin is OFF: new sessions write nothing to the binary log",
         rationale="Each new connection copies the global sql_log_bin=OFF, so its changes are applied "
@@ -76,7 +77,7 @@ def binlog_off_on_primary(ctx: AuditContext) -> Iterator[Proposal]:
 
     Caveats: needs a restart and costs a write (and with sync_binlog=1 an fsync) per commit group.
     """
-    if ctx.role != "primary" or binlog_enabled(ctx) is not False:
+    if ctx.role != Role.PRIMARY or binlog_enabled(ctx) is not False:
         return
     setting = ctx.config.get("log_bin")
     evidence = (setting_evidence(setting),) if setting is not None else ()
@@ -159,6 +160,6 @@ def binlog_format_statement(ctx: AuditContext) -> Iterator[Proposal]:
         "then changes different rows there, and the replica silently diverges. ROW logs the changed "
         f"rows themselves.{note}",
         evidence=(setting_evidence(setting), Evidence("log_bin", "ON", "effective configuration")),
-        severity=None if ctx.role == "primary" else Severity.NOTICE,
+        severity=None if ctx.role == Role.PRIMARY else Severity.NOTICE,
         **row_format_change(ctx),
     )

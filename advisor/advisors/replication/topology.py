@@ -8,6 +8,7 @@ from advisor.context import AuditContext
 from advisor.derived.replication import binlog_enabled
 from advisor.derived.settings import setting_evidence
 from advisor.findings import Evidence, Severity
+from advisor.model import Role
 from advisor.references import (
     MARIADB_REPLICATION_VARIABLES,
     MARIADB_SERVER_VARIABLES,
@@ -51,7 +52,7 @@ def server_id_unset(ctx: AuditContext) -> Iterator[Proposal]:
         return
     value = ctx.config.number("server_id")
     binlog = binlog_enabled(ctx)
-    replicating = ctx.role in ("primary", "replica")
+    replicating = ctx.role in (Role.PRIMARY, Role.REPLICA)
     if value == 0 and (replicating or binlog):
         yield Proposal(
             title="server_id is 0: replication cannot run",
@@ -63,7 +64,7 @@ def server_id_unset(ctx: AuditContext) -> Iterator[Proposal]:
             variable="server_id",
             severity=None if replicating else Severity.WARNING,
         )
-    elif value == 1 and ctx.role == "replica" and setting.file_value is None:
+    elif value == 1 and ctx.role == Role.REPLICA and setting.file_value is None:
         yield Proposal(
             title="Replica runs with the default server_id 1",
             rationale="Every new server gets server_id 1, very often the primary too. Two servers "
@@ -95,7 +96,7 @@ def replica_updates_off(ctx: AuditContext) -> Iterator[Proposal]:
     Caveats: information only: a replica used purely for reads or backups does not need it, and it
     costs binlog writes. MySQL 8.0 turns it on by default.
     """
-    if ctx.role != "replica":
+    if ctx.role != Role.REPLICA:
         return
     name = _first_known(ctx, "log_replica_updates", "log_slave_updates")
     setting = ctx.config.get(name)
@@ -136,7 +137,7 @@ def replica_writable(ctx: AuditContext) -> Iterator[Proposal]:
     privileged accounts can. On MariaDB accounts with READ_ONLY ADMIN (SUPER in older releases) still
     write through read_only.
     """
-    if ctx.role != "replica":
+    if ctx.role != Role.REPLICA:
         return
     read_only = ctx.config.get("read_only")
     if read_only is None:
