@@ -4,20 +4,22 @@ pagination, and the content types a body must have.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Header, Query, Request
+from fastapi.concurrency import contextmanager_in_threadpool, run_in_threadpool
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
 from api.problems import BEARER_CHALLENGE, Problem
 from api.ratelimit import TokenBucketLimiter, retry_after_header
 from services.errors import InvalidInput
+from services.jobs.buffer import collecting_jobs
 from services.orgs import organization_for_key
 from services.pagination import DEFAULT_LIMIT, MAX_LIMIT, decode_cursor
-from store.db import unit_of_work
+from store.db import unit_of_work as transaction
 from store.models import Organization
 
 JSON_MEDIA_TYPE = "application/json"
@@ -26,14 +28,21 @@ MULTIPART_MEDIA_TYPE = "multipart/form-data"
 MAX_WAIT_SECONDS = 60.0
 
 
-def get_session() -> Iterator[Session]:
-    """One unit of work per request: committed when the handler returns cleanly, else rolled back."""
-    with unit_of_work() as session:
-        yield session
+async def get_session() -> AsyncIterator[Session]:
+    """One unit of work per request: committed when the handler returns cleanly, else rolled back;
+    the jobs the request enqueued are sent after the commit (and dropped with a rollback).
+
+    The job buffer is opened here, in the request's task, so the handler's threadpool calls (which
+    run in copies of this context) enqueue into it; the transaction itself runs in the threadpool.
+    """
+    with collecting_jobs() as jobs:
+        async with contextmanager_in_threadpool(transaction()) as session:
+            yield session
+        await run_in_threadpool(jobs.flush)
 
 
-# scope="function": the commit happens before the response is sent, so a client that reads
-# right after a 201 finds what it created.
+# scope="function": the commit (and the jobs' sending) happens before the response is sent, so a
+# client that reads right after a 201 finds what it created.
 DbSession = Annotated[Session, Depends(get_session, scope="function")]
 
 _bearer = HTTPBearer(auto_error=False, description="An API key of your organisation.")

@@ -108,7 +108,7 @@ def _setup_fleet(servers: int) -> tuple[str, str, list[str]]:
     from services.orgs import create_organization
     from services.snapshots import build_snapshot
     from store.db import unit_of_work
-    from store.models._columns import new_id
+    from store.ids import new_id
     from store.repositories.servers import add_servers
     from store.repositories.snapshots import add_snapshots
 
@@ -195,13 +195,11 @@ def _progress(org_id: str, fleet_id: str, run_id: str) -> dict[str, Any]:
 def _reaudit(org_id: str, fleet_id: str, timeout: float) -> dict[str, Any]:
     """What the API's reaudit endpoint does, then poll the run's progress until it is finished."""
     from services.fleets import start_reaudit
-    from services.queue import enqueue_dispatch
-    from store.db import unit_of_work
+    from services.jobs import unit_of_work
 
     began = time.monotonic()
-    with unit_of_work() as session:
+    with unit_of_work() as session:  # commits, then sends `fleets.dispatch`
         run_id = start_reaudit(session, org_id, fleet_id, force=True).id
-    enqueue_dispatch()
     dispatched_at = None
     samples = []
     while True:
@@ -246,7 +244,7 @@ def _audit_timings(run_id: str) -> dict[str, Any]:
 
 def _read_timings(org_id: str, fleet_id: str, run_id: str) -> dict[str, Any]:
     """How long the fleet's summary and a run's progress take to read once the run is done (best of 3)."""
-    from services.fleet_summary import fleet_summary
+    from services.fleets import fleet_summary
     from store.db import unit_of_work
 
     def best(action: Any) -> float:
@@ -295,7 +293,7 @@ def main() -> None:
     logs.mkdir()
     workers: list[subprocess.Popen[bytes]] = []
     try:
-        from store.migrate import upgrade
+        from migrations.commands import upgrade
 
         upgrade(database_url)
         setup_began = time.monotonic()

@@ -123,10 +123,9 @@ def _setup_data() -> tuple[str, str, str]:
 
 def _submit_via_services(org_id: str, server_id: str) -> str:
     from services.audits import submit_audit
-    from services.queue import enqueue_audit
-    from store.db import unit_of_work
+    from services.jobs import unit_of_work
 
-    with unit_of_work() as session:
+    with unit_of_work() as session:  # commits, then sends the audit's job
         audit, _ = submit_audit(
             session,
             org_id,
@@ -137,7 +136,6 @@ def _submit_via_services(org_id: str, server_id: str) -> str:
             request_hash=None,
         )
         audit_id = audit.id
-    enqueue_audit(audit_id)
     return audit_id
 
 
@@ -239,7 +237,7 @@ def main() -> None:
     logs = Path(f"/tmp/innotune-bench-{run}")
     logs.mkdir()
     try:
-        from store.migrate import upgrade
+        from migrations.commands import upgrade
 
         upgrade(database_url)
         cli = [sys.executable, "-m", "cli.main"]

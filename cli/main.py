@@ -76,8 +76,8 @@ def beat(ctx: click.Context) -> None:
 def migrate(revision: str) -> None:
     """Bring the database schema up to date (creates the SQLite file in the embedded default)."""
     from conf.settings import get_settings
+    from migrations.commands import upgrade
     from store.db import build_engine
-    from store.migrate import upgrade
 
     url = get_settings().database_url
     build_engine(url).dispose()  # creates ./var for the SQLite default
@@ -105,7 +105,7 @@ def create_org(name: str) -> None:
 
     settings = get_settings()
     if settings.is_sqlite:  # the embedded default: make sure its database exists and is current
-        from store.migrate import upgrade
+        from migrations.commands import upgrade
 
         build_engine(settings.database_url).dispose()
         upgrade(settings.database_url)

@@ -1,5 +1,5 @@
 """Drift: how an audit differs from an earlier one of the same server, and live values that differ
-from the option file.
+from the option file (what each audit recorded is in `services.audit_facts`).
 
 Findings are matched by (rule, variable): new, resolved and unchanged. Option-file changes are
 diffed over the files the user uploaded (redacted), not over our recommended file, so a changed
@@ -8,94 +8,19 @@ line is a change the user made. Live-vs-file drift comes from the advisor's effe
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import difflib
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy.orm import Session
 
-from services.errors import NotFound
-from store.models import Audit
+from services.audit_facts import finding_key
+from services.audits.queries import get_audit
+from services.errors import Conflict, NotFound
+from services.servers import get_server
+from store.models import Audit, AuditStatus
 from store.repositories import audits as audit_repository
 from store.repositories import snapshots as snapshot_repository
-
-#: variables whose live values a fleet summary compares across servers (the majority and who departs).
-WATCHED_VARIABLES = (
-    "version",
-    "innodb_buffer_pool_size",
-    "innodb_buffer_pool_instances",
-    "innodb_log_file_size",
-    "innodb_redo_log_capacity",
-    "innodb_flush_log_at_trx_commit",
-    "innodb_flush_method",
-    "innodb_io_capacity",
-    "innodb_file_per_table",
-    "innodb_doublewrite",
-    "max_connections",
-    "table_open_cache",
-    "thread_cache_size",
-    "tmp_table_size",
-    "max_heap_table_size",
-    "sync_binlog",
-    "log_bin",
-    "binlog_format",
-    "gtid_mode",
-    "transaction_isolation",
-    "tx_isolation",
-    "sql_mode",
-    "character_set_server",
-    "performance_schema",
-    "slow_query_log",
-    "long_query_time",
-)
-KEY_SEPARATOR = "|"
-
-
-def finding_key(finding: Mapping[str, Any]) -> str:
-    """`rule|variable`: what makes two audits' findings "the same finding"."""
-    return f"{finding.get('rule')}{KEY_SEPARATOR}{finding.get('variable') or ''}"
-
-
-def finding_keys(findings: Iterable[Mapping[str, Any]]) -> list[str]:
-    return sorted({finding_key(finding) for finding in findings})
-
-
-def watched_settings(variables_text: str | None, name: str) -> dict[str, str]:
-    """Live values of the watched variables from a SHOW GLOBAL VARIABLES dump ({} without one)."""
-    if not variables_text:
-        return {}
-    from advisor.errors import InputError
-    from advisor.inputs.statusvars import parse_variables
-
-    try:
-        dump = parse_variables(variables_text, name)
-    except InputError:  # the audit itself reports bad input; a summary just lacks the values
-        return {}
-    return {variable: value for variable in WATCHED_VARIABLES if (value := dump.get(variable)) is not None}
-
-
-def record_audit_facts(session: Session, audit: Audit, result: Mapping[str, Any], content_hash: str) -> None:
-    """Store, with a succeeded audit, what fleet views and comparisons read without loading findings:
-    the drift, the finding keys, and how it differs from the previous audit."""
-    audit.drift = list(result.get("drift") or [])
-    audit.finding_keys = finding_keys(result.get("findings") or [])
-    with session.no_autoflush:  # one UPDATE of the audit at the end, not one more before this read
-        previous = audit_repository.previous_succeeded(session, audit)
-    if previous is None:
-        audit.changes = None
-        return
-    previous_id, previous_keys, previous_hash = previous
-    before, after = set(previous_keys or []), set(audit.finding_keys)
-    audit.changes = {
-        "previous_audit_id": previous_id,
-        "new": sorted(after - before),
-        "resolved": sorted(before - after),
-        "unchanged": len(after & before),
-        "snapshot_changed": content_hash != previous_hash,
-    }
-
-
-def clear_audit_facts(audit: Audit) -> None:
-    audit.drift = audit.finding_keys = audit.changes = None
 
 
 # ------------------------------------------------------------------ comparing two audits
@@ -123,8 +48,6 @@ def _compare_findings(before: list[dict[str, Any]], after: list[dict[str, Any]])
 
 def _file_changes(path: str, before: str, after: str) -> dict[str, Any]:
     """Lines removed (numbered in the old file) and added (numbered in the new), and a unified diff."""
-    import difflib
-
     old_lines, new_lines = before.splitlines(), after.splitlines()
     removed: list[dict[str, Any]] = []
     added: list[dict[str, Any]] = []
@@ -201,9 +124,7 @@ def _files_of(
 
 
 def _succeeded(audit: Audit) -> Audit:
-    from services.errors import Conflict
-
-    if audit.status != "succeeded":
+    if audit.status != AuditStatus.SUCCEEDED:
         raise Conflict(f"audit {audit.id} is {audit.status}; only succeeded audits compare")
     return audit
 
@@ -213,8 +134,6 @@ def compare(session: Session, org_id: str, audit_id: str, other_id: str) -> dict
 
     Both must be the organisation's (NotFound) and succeeded (Conflict).
     """
-    from services.audits import get_audit
-
     after = _succeeded(get_audit(session, org_id, audit_id))
     before = _succeeded(get_audit(session, org_id, other_id))
     before_files, after_files = _files_of(session, before, after)
@@ -223,8 +142,6 @@ def compare(session: Session, org_id: str, audit_id: str, other_id: str) -> dict
 
 def server_drift(session: Session, org_id: str, server_id: str) -> dict[str, Any]:
     """The server's latest succeeded audit against the one before it (NotFound before any succeeded)."""
-    from services.servers import get_server
-
     server = get_server(session, org_id, server_id)
     latest = audit_repository.latest_succeeded(session, org_id, server.id, count=2)
     if not latest:

@@ -14,6 +14,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from advisor.findings import Severity
+from services.audits.queries import get_audit
 from services.errors import NotFound
 from services.pagination import MAX_LIMIT
 from services.servers import get_server, list_servers
@@ -25,7 +27,7 @@ from store.repositories.audit_history import (
     server_audits_newest_first,
 )
 
-SEVERITIES = ("critical", "warning", "notice", "info")
+SEVERITIES = tuple(Severity)
 #: how many servers a list shows, and audits a server page: pages of the list API's largest size.
 MAX_SERVERS_LISTED = 5 * MAX_LIMIT
 MAX_AUDITS_LISTED = MAX_LIMIT
@@ -168,8 +170,6 @@ def compare_audits(
 ) -> AuditComparison:
     """Compare two audits of the server, whichever order they are given in (NotFound when either is
     missing, another organisation's, or of another server)."""
-    from services.audits import get_audit
-
     server = get_server(session, org_id, server_id)
     pair = [get_audit(session, org_id, audit_id) for audit_id in (first_id, second_id)]
     if any(audit.server_id != server.id for audit in pair):

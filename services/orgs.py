@@ -8,8 +8,8 @@ import secrets
 from sqlalchemy.orm import Session
 
 from services.errors import InvalidInput
+from store.ids import utcnow
 from store.models import Organization
-from store.models._columns import utcnow
 from store.repositories import organizations as repository
 
 #: Every key starts with this, so a leaked key is recognisable (secret scanners, logs).

@@ -9,14 +9,16 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from advisor.errors import InputError
+from advisor.inputs.hardware import load_hardware
+from advisor.model import Profile, Role
+from advisor.version import parse_version
 from services.errors import Conflict, InvalidInput, NotFound
+from services.fleets.manage import fleet_for_reference
 from services.pagination import Page, after, check_limit, make_page
 from store.models import Fleet, Server
 from store.repositories import servers as repository
 
 FLAVORS = ("mysql", "mariadb", "percona")
-ROLES = ("primary", "replica", "standalone")
-PROFILES = ("production", "ci")
 MAX_LABELS = 50
 MAX_TEXT_CHARS = 200
 
@@ -49,7 +51,7 @@ def _text(field: str, value: Any) -> str:
 
 
 def _choice(field: str, value: Any, allowed: tuple[str, ...]) -> str:
-    if value not in allowed:
+    if value not in tuple(allowed):
         raise InvalidInput(f"{field} must be one of {', '.join(allowed)}, not {value!r}")
     return str(value)
 
@@ -64,8 +66,6 @@ def _labels(value: Any) -> dict[str, str]:
 
 
 def _version(value: Any) -> str:
-    from advisor.version import parse_version
-
     text = _text("version", value)
     try:
         parse_version(text)
@@ -76,8 +76,6 @@ def _version(value: Any) -> str:
 
 def _hardware(value: Any) -> dict[str, Any]:
     """A HardwareSpec as JSON with sizes in bytes; the advisor's own model validates it."""
-    from advisor.inputs.hardware import load_hardware
-
     if not isinstance(value, dict):
         raise InvalidInput('hardware must be an object such as {"memory": "64G", "cpus": 16}')
     try:
@@ -102,9 +100,9 @@ def _clean(field: str, value: Any) -> Any:
     if field == "flavor":
         return _choice("flavor", value, FLAVORS)
     if field == "role":
-        return _choice("role", value, ROLES)
+        return _choice("role", value, tuple(Role))
     if field == "profile":
-        return _choice("profile", value, PROFILES)
+        return _choice("profile", value, tuple(Profile))
     if field == "version":
         return _version(value)
     return _hardware(value)
@@ -129,8 +127,6 @@ def create_server(session: Session, org_id: str, fields: ServerFields) -> Server
 def _fleet_of(session: Session, org_id: str, values: dict[str, Any]) -> Fleet | None:
     """Replace `fleet`/`fleet_id` in `values` by the resolved `fleet_id`; the fleet, or None when cleared
     or not given. An unknown fleet is InvalidInput; both given and naming different fleets too."""
-    from services.fleets import fleet_for_reference
-
     given = {name: values.pop(name) for name in _FLEET_FIELDS if name in values}
     if not given:
         return None

@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.orm import Session
 
 from advisor.errors import InputError
+from services.audit_facts import WATCHED_VARIABLES
 from services.errors import InvalidInput, NotFound, TooLarge
 from services.pagination import Page, after, check_limit, make_page
+from services.servers import get_server
 from store.models import Snapshot
 from store.repositories import snapshots as repository
 
@@ -172,7 +174,6 @@ def build_snapshot(
     """
     from advisor.audit import validate_inputs
     from advisor.errors import VersionUnknown
-    from services.drift import WATCHED_VARIABLES
 
     check_limits(upload)
     inputs = stored_inputs(upload)
@@ -208,8 +209,6 @@ def build_snapshot(
 
 def ingest_snapshot(session: Session, org_id: str, server_id: str | None, upload: SnapshotUpload) -> Snapshot:
     """Store a validated, redacted snapshot; learn flavor and version onto a server that has none."""
-    from services.servers import get_server
-
     server = get_server(session, org_id, server_id) if server_id is not None else None
     snapshot, version = build_snapshot(org_id, server, upload, {})
     if server is not None and snapshot.inputs["version_from_variables"]:
@@ -230,8 +229,6 @@ def list_snapshots(
     session: Session, org_id: str, server_id: str, *, cursor: str | None, limit: int
 ) -> Page[Snapshot]:
     """The server's snapshots, oldest first (NotFound for another organisation's server)."""
-    from services.servers import get_server
-
     get_server(session, org_id, server_id)
     rows = repository.list_snapshots(
         session, org_id, server_id, after=after(cursor), limit=check_limit(limit)

@@ -7,4 +7,5 @@ pytest_plugins = [
     "tests.fixtures.service_data",
     "tests.fixtures.callbacks",
     "tests.fixtures.fleet_data",
+    "tests.fixtures.jobs",
 ]

@@ -5,17 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
-from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
-from api.audit_flow import audit_location, commit_and_enqueue, is_finished, wait_for_audit
-from api.deps import CurrentOrg, DbSession, IdempotencyKey, WaitSeconds
+from api.audit_flow import audit_location, is_finished, wait_for_audit
+from api.deps import CurrentOrg, IdempotencyKey, WaitSeconds
 from api.routers.snapshots import SNAPSHOT_REQUEST_BODY
 from api.schemas.analyze import AnalyzeCreate, AnalyzeParameters
 from api.schemas.audits import AuditWithFiles
 from api.schemas.common import AUTHENTICATED, problem_responses
 from api.uploads import read_upload, request_hash, validate_fields
 from services import audits
+from services.jobs import unit_of_work
 from services.snapshots import SnapshotUpload
 
 router = APIRouter(prefix="/v1/analyze", tags=["analyze"])
@@ -42,7 +42,6 @@ ANALYZE_REQUEST_BODY: dict[str, Any] = {
 
 
 def _analyze(
-    session: Session,
     org_id: str,
     upload: SnapshotUpload,
     parameters: AnalyzeParameters,
@@ -50,16 +49,17 @@ def _analyze(
 ) -> str:
     callback_url = str(parameters.callback_url) if parameters.callback_url else None
     service_parameters = parameters.service_parameters()
-    audit, created = audits.analyze(
-        session,
-        org_id,
-        upload,
-        service_parameters,
-        callback_url=callback_url,
-        idempotency_key=idempotency_key,
-        request_hash=request_hash(upload, parameters=service_parameters, callback_url=callback_url),
-    )
-    return commit_and_enqueue(session, audit, created)
+    with unit_of_work() as session:  # committed and sent before the long-poll starts
+        audit, _created = audits.analyze(
+            session,
+            org_id,
+            upload,
+            service_parameters,
+            callback_url=callback_url,
+            idempotency_key=idempotency_key,
+            request_hash=request_hash(upload, parameters=service_parameters, callback_url=callback_url),
+        )
+        return audit.id
 
 
 @router.post(
@@ -76,7 +76,6 @@ def _analyze(
 async def analyze(
     request: Request,
     org: CurrentOrg,
-    session: DbSession,
     response: Response,
     idempotency_key: IdempotencyKey = None,
     wait: WaitSeconds = 0,
@@ -86,7 +85,7 @@ async def analyze(
     — status, findings, diff and my.cnf — once done (200) or when N runs out (202 + `Location`)."""
     body = await read_upload(request, AnalyzeCreate, _PARAMETER_FIELDS)
     parameters = validate_fields(AnalyzeParameters, body.fields)
-    audit_id = await run_in_threadpool(_analyze, session, org.id, body.upload, parameters, idempotency_key)
+    audit_id = await run_in_threadpool(_analyze, org.id, body.upload, parameters, idempotency_key)
     view = await wait_for_audit(org.id, audit_id, wait, with_files=True)
     response.headers["Location"] = audit_location(audit_id)
     response.status_code = 200 if is_finished(view) else 202

@@ -8,31 +8,34 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 from fastapi.responses import PlainTextResponse
-from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
-from api.audit_flow import audit_location, commit_and_enqueue, is_finished, wait_for_audit
+from api.audit_flow import audit_location, is_finished, wait_for_audit
 from api.deps import CurrentOrg, DbSession, IdempotencyKey, JsonBody, Pagination, WaitSeconds
 from api.problems import Problem
 from api.schemas.audits import AuditCreate, AuditRead
 from api.schemas.common import AUTHENTICATED, AuditStatus, Page, Severity, problem_responses
 from services import audits
+from services.jobs import unit_of_work
+from store.models import AuditStatus as AuditState
 
 router = APIRouter(prefix="/v1/audits", tags=["audits"])
 
 
-def _submit(session: Session, org_id: str, body: AuditCreate, idempotency_key: str | None) -> str:
+def _submit(org_id: str, body: AuditCreate, idempotency_key: str | None) -> str:
+    """Queue the audit in a unit of work of its own: committed and sent before the long-poll starts."""
     canonical = json.dumps(body.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
-    audit, created = audits.submit_audit(
-        session,
-        org_id,
-        server_id=body.server_id,
-        snapshot_id=body.snapshot_id,
-        callback_url=str(body.callback_url) if body.callback_url else None,
-        idempotency_key=idempotency_key,
-        request_hash=hashlib.sha256(canonical.encode()).hexdigest(),
-    )
-    return commit_and_enqueue(session, audit, created)
+    with unit_of_work() as session:
+        audit, _created = audits.submit_audit(
+            session,
+            org_id,
+            server_id=body.server_id,
+            snapshot_id=body.snapshot_id,
+            callback_url=str(body.callback_url) if body.callback_url else None,
+            idempotency_key=idempotency_key,
+            request_hash=hashlib.sha256(canonical.encode()).hexdigest(),
+        )
+        return audit.id
 
 
 @router.post(
@@ -49,7 +52,6 @@ def _submit(session: Session, org_id: str, body: AuditCreate, idempotency_key: s
 async def create_audit(
     body: AuditCreate,
     org: CurrentOrg,
-    session: DbSession,
     response: Response,
     idempotency_key: IdempotencyKey = None,
     wait: WaitSeconds = 0,
@@ -57,7 +59,7 @@ async def create_audit(
     """Queue an audit of a snapshot (the server's latest by default): 202 with `Location`, or 200
     with the finished audit when it completes within `?wait=N` seconds. A retry with the same
     `Idempotency-Key` returns the same audit; the same key with another body is a 409."""
-    audit_id = await run_in_threadpool(_submit, session, org.id, body, idempotency_key)
+    audit_id = await run_in_threadpool(_submit, org.id, body, idempotency_key)
     view = await wait_for_audit(org.id, audit_id, wait)
     response.headers["Location"] = audit_location(audit_id)
     response.status_code = 200 if is_finished(view) else 202
@@ -99,7 +101,7 @@ async def get_audit(audit_id: str, org: CurrentOrg, wait: WaitSeconds = 0) -> Au
 
 async def _finished_file(org_id: str, audit_id: str, wait: float, member: str) -> str:
     view: dict[str, Any] = await wait_for_audit(org_id, audit_id, wait, with_files=True)
-    if view["status"] != "succeeded":
+    if view["status"] != AuditState.SUCCEEDED:
         raise Problem(
             409, f"Audit {audit_id} is {view['status']}; its {member} exists once it has succeeded."
         )

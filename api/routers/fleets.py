@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
@@ -10,12 +9,10 @@ from fastapi import APIRouter, Query, Response
 from api.deps import CurrentOrg, DbSession, JsonBody, Pagination
 from api.schemas.common import AUTHENTICATED, Page, problem_responses
 from api.schemas.fleets import FleetCreate, FleetRead, FleetSummary, FleetUpdate, RunProgress
-from services import fleets, queue
-from services.fleet_summary import fleet_summary
-from services.fleets import FleetFields
+from services import fleets
+from services.fleets import FleetFields, fleet_summary
 
 router = APIRouter(prefix="/v1/fleets", tags=["fleets"])
-logger = logging.getLogger(__name__)
 
 
 @router.post(
@@ -83,12 +80,7 @@ def reaudit_fleet(
     ] = False,
 ) -> RunProgress:
     """Start a re-audit of every server of the fleet: 202 with the run; follow `Location` for progress."""
-    run = fleets.start_reaudit(session, org.id, fleet_id, force=force)
-    session.commit()  # the dispatcher must find the run and its waiting servers
-    try:
-        queue.enqueue_dispatch()
-    except Exception:  # beat's dispatcher picks the waiting servers up within a minute anyway
-        logger.exception("could not ask for a dispatch", extra={"fleet_id": fleet_id})
+    run = fleets.start_reaudit(session, org.id, fleet_id, force=force)  # the dispatch goes after the commit
     response.headers["Location"] = f"{router.prefix}/{fleet_id}/runs/{run.id}"
     return RunProgress.model_validate(fleets.run_progress(session, run))
 

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from advisor.model import Profile, Role
 from api.audit_flow import is_finished, load_audit, wait_for_audit
 from api.deps import DbSession
 from api.web.charts import buffer_pool_chart, redo_chart
@@ -18,8 +19,9 @@ from api.web.submit import submit_audit_form
 from api.web.templating import render
 from services.errors import NotFound
 from services.pagination import MAX_LIMIT
-from services.servers import PROFILES, ROLES, get_server, list_servers
+from services.servers import get_server, list_servers
 from store.db import unit_of_work
+from store.models import AuditStatus
 
 router = APIRouter(prefix="/ui", include_in_schema=False)
 STORAGE_KINDS = ("hdd", "ssd", "nvme", "network")
@@ -46,8 +48,8 @@ def _form_page(
         "form": form,
         "singles": SINGLE_INPUTS,
         "servers": servers,
-        "roles": ROLES,
-        "profiles": PROFILES,
+        "roles": tuple(Role),
+        "profiles": tuple(Profile),
         "storage_kinds": STORAGE_KINDS,
     }
     return render(request, "form.html", context, status_code=status_code)
@@ -111,7 +113,7 @@ async def audit_page(request: Request, audit_id: str, org: WebOrg) -> Response:
     context: dict[str, Any] = {"audit": view, "server_name": server_name}
     if not is_finished(view):
         return render(request, "waiting.html", {**context, "refresh_seconds": REFRESH_SECONDS})
-    if view["status"] == "succeeded":
+    if view["status"] == AuditStatus.SUCCEEDED:
         context.update(_result_context(view))
     return render(request, "result.html", context)
 
@@ -131,7 +133,7 @@ def _download(org_id: str, audit_id: str, member: str, filename: str) -> Respons
         view = load_audit(org_id, audit_id, with_files=True)
     except NotFound:
         raise PageNotFound() from None
-    if view["status"] != "succeeded" or view.get(member) is None:
+    if view["status"] != AuditStatus.SUCCEEDED or view.get(member) is None:
         raise PageNotFound()
     return Response(
         view[member],

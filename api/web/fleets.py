@@ -13,8 +13,7 @@ from api.web.audit_pages import PageNotFound
 from api.web.session import WebOrg
 from api.web.templating import render
 from services.errors import NotFound
-from services.fleet_summary import fleet_summary
-from services.fleets import get_fleet
+from services.fleets import fleet_summary, get_fleet
 from store.db import unit_of_work
 
 router = APIRouter(prefix="/ui/fleets", include_in_schema=False)

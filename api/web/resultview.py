@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from advisor.catalog import normalize_name
+from advisor.findings import Severity
 
-SEVERITY_ORDER = ("critical", "warning", "notice", "info")
+SEVERITY_ORDER = tuple(Severity)
 # The differ notes the rule on the lines it adds or comments out: `# innotune buffer_pool.undersized: …`.
 _RULE_NOTE = re.compile(r"innotune ([a-z0-9_]+(?:\.[a-z0-9_]+)+):")
 _OPTION_PREFIXES = ("loose_", "skip_", "enable_", "disable_")

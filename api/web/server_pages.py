@@ -15,6 +15,7 @@ from api.web.templating import render
 from services.errors import NotFound
 from services.history import compare_audits, server_history, servers_overview, severity_counts
 from store.db import unit_of_work
+from store.models import AuditStatus
 
 router = APIRouter(prefix="/ui/servers", include_in_schema=False)
 AuditId = Annotated[str | None, Query(max_length=36)]
@@ -37,12 +38,16 @@ def server_page(request: Request, server_id: str, org: WebOrg) -> Response:
         except NotFound:
             raise PageNotFound() from None
         rows = [(audit, severity_counts(audit.findings)) for audit in audits]
-    succeeded = [audit for audit, _ in rows if audit.status == "succeeded"]
+    succeeded = [audit for audit, _ in rows if audit.status == AuditStatus.SUCCEEDED]
     context = {
         "server": server,
         "rows": rows,
         "chart": history_chart(
-            [(audit.created_at, counts) for audit, counts in reversed(rows) if audit.status == "succeeded"]
+            [
+                (audit.created_at, counts)
+                for audit, counts in reversed(rows)
+                if audit.status == AuditStatus.SUCCEEDED
+            ]
         ),
         "default_older": succeeded[1].id if len(succeeded) > 1 else None,
         "default_newer": succeeded[0].id if succeeded else None,

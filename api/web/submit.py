@@ -11,7 +11,6 @@ from typing import Any
 from fastapi.exceptions import RequestValidationError
 from sqlalchemy.orm import Session
 
-from api.audit_flow import commit_and_enqueue
 from api.problems import Problem
 from api.schemas.analyze import AnalyzeParameters
 from api.uploads import upload_from_texts, validate_fields
@@ -106,9 +105,9 @@ def submit_audit_form(session: Session, org_id: str, form: AuditForm) -> str | N
         return None
     try:
         if form.value("new_server_name") or form.value("server_id"):
-            audit, created = _server_audit(session, org_id, form, upload, parameters)
+            audit, _created = _server_audit(session, org_id, form, upload, parameters)
         else:
-            audit, created = audits.analyze(
+            audit, _created = audits.analyze(
                 session,
                 org_id,
                 upload,
@@ -118,7 +117,7 @@ def submit_audit_form(session: Session, org_id: str, form: AuditForm) -> str | N
                 request_hash=None,
             )
     except ServiceError as exc:
-        session.rollback()
+        session.rollback()  # nothing of a failed submission is kept (the request's unit of work commits)
         _record(form, exc)
         return None
-    return commit_and_enqueue(session, audit, created)
+    return audit.id  # the request's unit of work commits it and then sends its job

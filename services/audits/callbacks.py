@@ -1,4 +1,5 @@
-"""Audit callbacks: a POST of the finished audit, signed with the organisation's webhook secret.
+"""Audit callbacks: a POST of the finished audit, signed with the organisation's webhook secret, and
+the rows it reads and writes.
 
 The receiver checks `X-InnoTune-Signature: sha256=<hex>` = HMAC-SHA256(secret, raw body). The body
 is compact JSON; the signature covers its exact bytes.
@@ -9,7 +10,15 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+from dataclasses import dataclass
 from typing import Any
+
+from sqlalchemy.orm import Session
+
+from services.audits.view import audit_as_dict
+from store.models import FINISHED_STATUSES
+from store.repositories import audits as repository
+from store.repositories import organizations as organization_repository
 
 SIGNATURE_HEADER = "X-InnoTune-Signature"
 EVENT_HEADER = "X-InnoTune-Event"
@@ -66,3 +75,28 @@ def worth_retrying(status: str) -> bool:
         return True
     code = status.rpartition(" ")[2]
     return status.startswith("rejected") and (code == "429" or code.startswith("5"))
+
+
+@dataclass(frozen=True)
+class CallbackTarget:
+    url: str
+    secret: str
+    payload: dict[str, object]
+
+
+def callback_target(session: Session, audit_id: str) -> CallbackTarget | None:
+    """The finished audit's callback (URL, the organisation's signing secret, the body), if it has one."""
+    audit = repository.get_audit_by_id(session, audit_id)
+    if audit is None or audit.callback_url is None or audit.status not in FINISHED_STATUSES:
+        return None
+    organization = organization_repository.get_organization(session, audit.organization_id)
+    if organization is None:
+        return None
+    return CallbackTarget(audit.callback_url, organization.webhook_secret, audit_as_dict(audit))
+
+
+def record_callback_status(session: Session, audit_id: str, status: str) -> None:
+    """Keep the outcome of the last callback attempt on the audit."""
+    audit = repository.get_audit_by_id(session, audit_id)
+    if audit is not None:
+        audit.callback_status = status[:64]

@@ -1,8 +1,9 @@
-"""Units of work around the audit services, for the Celery worker and the embedded in-process queue.
+"""The audit jobs' bodies — `audits.run`, `audits.callback`, `audits.sweep` — with their units of work.
 
-The services never commit; this module is their caller when no HTTP request is: it commits
+The services never commit; these bodies are their callers when no HTTP request is: they commit
 "running" before the advisor runs (so the status is visible), the results after, and a failure
 mark when running raised. Nothing here raises for a failed audit: the audit row says it failed.
+The Celery tasks of the same names (worker/tasks.py) and the embedded runner call these.
 """
 
 from __future__ import annotations
@@ -10,24 +11,19 @@ from __future__ import annotations
 import logging
 
 from conf.settings import get_settings
-from services.audit_runs import (
-    RunDecision,
-    SweepOutcome,
-    callback_target,
-    execute_audit,
-    mark_failed,
-    mark_running,
-    record_callback_status,
-    short_error,
-    sweep_stuck_audits,
-)
-from store.db import unit_of_work
+from services.audits.callbacks import callback_target, record_callback_status, send_callback
+from services.audits.runs import RunDecision, execute_audit, mark_failed, mark_running, short_error
+from services.audits.sweep import SweepOutcome, sweep_stuck_audits
+from services.jobs import RUN_AUDIT, SEND_CALLBACK, SWEEP_AUDITS, enqueue, unit_of_work
+from services.jobs.registry import job
 
 logger = logging.getLogger(__name__)
 
 
+@job(RUN_AUDIT)
 def run_audit_job(audit_id: str, *, time_limit_errors: tuple[type[BaseException], ...] = ()) -> bool:
-    """Mark the audit running, run it, store the outcome; True when it ended with a callback due.
+    """Mark the audit running, run it, store the outcome; True when it ended with a callback due
+    (then enqueued).
 
     `time_limit_errors` are the exceptions a time limit raises inside the job (Celery's
     SoftTimeLimitExceeded): they fail the audit with a message saying so.
@@ -35,6 +31,8 @@ def run_audit_job(audit_id: str, *, time_limit_errors: tuple[type[BaseException]
     settings = get_settings()
     with unit_of_work() as session:
         decision = mark_running(session, audit_id, max_attempts=settings.audit_max_attempts)
+        if decision is RunDecision.GAVE_UP:
+            enqueue(SEND_CALLBACK, audit_id)
     if decision is RunDecision.SKIP:
         return False
     if decision is RunDecision.GAVE_UP:
@@ -44,6 +42,8 @@ def run_audit_job(audit_id: str, *, time_limit_errors: tuple[type[BaseException]
         with unit_of_work() as session:
             audit = execute_audit(session, audit_id)
             callback_due = audit is not None and audit.callback_url is not None
+            if callback_due:
+                enqueue(SEND_CALLBACK, audit_id)
     except time_limit_errors:
         limit = settings.audit_soft_time_limit_seconds
         return _fail(audit_id, f"the audit ran past its time limit of {limit:g} s")
@@ -56,13 +56,15 @@ def run_audit_job(audit_id: str, *, time_limit_errors: tuple[type[BaseException]
 def _fail(audit_id: str, error: str) -> bool:
     with unit_of_work() as session:
         audit = mark_failed(session, audit_id, error)
-        return audit is not None and audit.callback_url is not None
+        callback_due = audit is not None and audit.callback_url is not None
+        if callback_due:
+            enqueue(SEND_CALLBACK, audit_id)
+        return callback_due
 
 
+@job(SEND_CALLBACK)
 def deliver_callback(audit_id: str) -> str | None:
     """POST the finished audit to its callback URL and record the outcome; None when it has none."""
-    from services.callbacks import send_callback
-
     with unit_of_work() as session:
         target = callback_target(session, audit_id)
     if target is None:
@@ -76,19 +78,14 @@ def deliver_callback(audit_id: str) -> str | None:
     return status
 
 
+@job(SWEEP_AUDITS)
 def sweep_once() -> SweepOutcome:
     """Re-send audits stuck in queued or running; fail those out of attempts and send their callbacks."""
-    from services.queue import enqueue_audit, enqueue_callback
-
     settings = get_settings()
     with unit_of_work() as session:
         outcome = sweep_stuck_audits(
             session, older_than_seconds=settings.sweep_after_seconds, max_attempts=settings.audit_max_attempts
         )
-    for audit_id in outcome.resend:
-        enqueue_audit(audit_id)
-    for audit_id in outcome.gave_up:
-        enqueue_callback(audit_id)
     if outcome.resend or outcome.gave_up:
         logger.warning(
             "sweeper re-sent %d audit(s), gave up on %d", len(outcome.resend), len(outcome.gave_up)

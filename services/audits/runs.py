@@ -1,29 +1,25 @@
-"""Running audits: the task body, its start and failure marks, and the sweeper's decisions.
+"""Running an audit: its start and failure marks, and the run itself.
 
-Each function works in the caller's session and never commits; `services.runner` puts the units
-of work around them for the Celery worker and for the embedded in-process queue.
+Each function works in the caller's session and never commits; `services.audits.jobs` puts the
+units of work around them for the Celery worker and for the embedded in-process runner.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from datetime import timedelta
 from enum import Enum
 
 from sqlalchemy.orm import Session
 
+from advisor.audit import ADVISOR_VERSION, run_audit
 from advisor.errors import InputError
-from services.drift import clear_audit_facts, record_audit_facts
-from store.models import Audit
-from store.models._columns import utcnow
+from services.audit_facts import clear_audit_facts, record_audit_facts
+from services.snapshots import audit_inputs
+from store.ids import utcnow
+from store.models import Audit, AuditStatus
 from store.repositories import audits as repository
-from store.repositories import organizations as organization_repository
 from store.repositories import snapshots as snapshot_repository
 
 MAX_ERROR_CHARS = 500
-UNFINISHED = ("queued", "running")
-FINISHED = ("succeeded", "failed")
-SWEEP_BATCH = 500
 
 
 class RunDecision(Enum):
@@ -43,7 +39,8 @@ def short_error(exc: BaseException) -> str:
     return text[:MAX_ERROR_CHARS]
 
 
-def _finish(audit: Audit, status: str, error: str | None = None) -> None:
+def finish(audit: Audit, status: AuditStatus, error: str | None = None) -> None:
+    """Mark the audit finished now with this status (and a short error when it failed)."""
     now = utcnow()
     audit.status = status
     audit.error = error[:MAX_ERROR_CHARS] if error else None
@@ -52,7 +49,8 @@ def _finish(audit: Audit, status: str, error: str | None = None) -> None:
     audit.updated_at = now
 
 
-def _clear_results(audit: Audit) -> None:
+def clear_results(audit: Audit) -> None:
+    """Forget an earlier run's results (the audit runs again, or failed)."""
     audit.findings = audit.diff = audit.mycnf = audit.warnings = audit.worst_severity = None
     audit.figures = None
     clear_audit_facts(audit)
@@ -61,14 +59,18 @@ def _clear_results(audit: Audit) -> None:
 def mark_running(session: Session, audit_id: str, *, max_attempts: int) -> RunDecision:
     """Lock the audit and mark it running (one more attempt), unless finished or out of attempts."""
     audit = repository.get_audit_by_id(session, audit_id, for_update=True)
-    if audit is None or audit.status in FINISHED:
+    if audit is None or AuditStatus(audit.status).finished:
         return RunDecision.SKIP
     if audit.attempts >= max_attempts:
-        _clear_results(audit)
-        _finish(audit, "failed", f"gave up after {audit.attempts} attempts: the worker stopped each time")
+        clear_results(audit)
+        finish(
+            audit,
+            AuditStatus.FAILED,
+            f"gave up after {audit.attempts} attempts: the worker stopped each time",
+        )
         return RunDecision.GAVE_UP
     now = utcnow()
-    audit.status = "running"
+    audit.status = AuditStatus.RUNNING
     audit.attempts += 1
     audit.started_at = now
     audit.finished_at = None
@@ -81,8 +83,8 @@ def mark_failed(session: Session, audit_id: str, error: str) -> Audit | None:
     audit = repository.get_audit_by_id(session, audit_id, for_update=True)
     if audit is None:
         return None
-    _clear_results(audit)
-    _finish(audit, "failed", error)
+    clear_results(audit)
+    finish(audit, AuditStatus.FAILED, error)
     return audit
 
 
@@ -92,9 +94,6 @@ def execute_audit(session: Session, audit_id: str) -> Audit | None:
     Bad input is a finished audit: status failed, the parser's `file:line: message` as the error.
     Returns None when the audit no longer exists.
     """
-    from advisor.audit import ADVISOR_VERSION, run_audit
-    from services.snapshots import audit_inputs
-
     audit = repository.get_audit_by_id(session, audit_id)
     if audit is None:
         return None
@@ -106,8 +105,8 @@ def execute_audit(session: Session, audit_id: str) -> Audit | None:
     try:
         outcome = run_audit(audit_inputs(snapshot.inputs, audit.parameters))
     except InputError as exc:
-        _clear_results(audit)
-        _finish(audit, "failed", exc.describe())
+        clear_results(audit)
+        finish(audit, AuditStatus.FAILED, exc.describe())
         return audit
     result = outcome.to_dict()
     audit.findings = result["findings"]
@@ -119,68 +118,6 @@ def execute_audit(session: Session, audit_id: str) -> Audit | None:
     audit.flavor = result["server"]["flavor"]
     audit.version = result["server"]["version"]
     record_audit_facts(session, audit, result, snapshot.content_hash)
-    _finish(audit, "succeeded")
+    finish(audit, AuditStatus.SUCCEEDED)
     session.flush()
     return audit
-
-
-def find_stuck_audits(session: Session, *, older_than_seconds: float) -> list[str]:
-    """Ids of audits queued or running with no change for longer than `older_than_seconds`."""
-    cutoff = utcnow() - timedelta(seconds=older_than_seconds)
-    rows = repository.stuck_audits(
-        session, statuses=UNFINISHED, updated_before=cutoff, limit=SWEEP_BATCH, lock=False
-    )
-    return [audit.id for audit in rows]
-
-
-@dataclass
-class SweepOutcome:
-    """What one sweep did: audits to re-send, and audits it gave up on (their callbacks are due)."""
-
-    resend: list[str] = field(default_factory=list)
-    gave_up: list[str] = field(default_factory=list)
-
-
-def sweep_stuck_audits(session: Session, *, older_than_seconds: float, max_attempts: int) -> SweepOutcome:
-    """Decide for each stuck audit: re-send it (and wait another period) or, out of attempts, fail it."""
-    cutoff = utcnow() - timedelta(seconds=older_than_seconds)
-    outcome = SweepOutcome()
-    for audit in repository.stuck_audits(
-        session, statuses=UNFINISHED, updated_before=cutoff, limit=SWEEP_BATCH, lock=True
-    ):
-        if audit.attempts >= max_attempts:
-            _clear_results(audit)
-            _finish(audit, "failed", f"gave up after {audit.attempts} attempts: the audit never finished")
-            outcome.gave_up.append(audit.id)
-        else:
-            audit.updated_at = utcnow()  # the next sweep waits a whole period before re-sending again
-            outcome.resend.append(audit.id)
-    session.flush()
-    return outcome
-
-
-@dataclass(frozen=True)
-class CallbackTarget:
-    url: str
-    secret: str
-    payload: dict[str, object]
-
-
-def callback_target(session: Session, audit_id: str) -> CallbackTarget | None:
-    """The finished audit's callback (URL, the organisation's signing secret, the body), if it has one."""
-    from services.audit_view import audit_as_dict
-
-    audit = repository.get_audit_by_id(session, audit_id)
-    if audit is None or audit.callback_url is None or audit.status not in FINISHED:
-        return None
-    organization = organization_repository.get_organization(session, audit.organization_id)
-    if organization is None:
-        return None
-    return CallbackTarget(audit.callback_url, organization.webhook_secret, audit_as_dict(audit))
-
-
-def record_callback_status(session: Session, audit_id: str, status: str) -> None:
-    """Keep the outcome of the last callback attempt on the audit."""
-    audit = repository.get_audit_by_id(session, audit_id)
-    if audit is not None:
-        audit.callback_status = status[:64]

@@ -1,7 +1,6 @@
-"""Audits: submitted against a server's snapshot or one-shot, queued, run by a worker, listed.
-
-The submitting caller commits the queued audit and only then calls `services.queue.enqueue_audit`,
-so a worker never looks for an audit that is not there yet.
+"""Submitting audits: against a server's snapshot, or one-shot over an upload; queued, and their
+`audits.run` job enqueued — sent by the unit of work once it has committed, so a worker never looks
+for an audit that is not there yet.
 """
 
 from __future__ import annotations
@@ -12,33 +11,19 @@ from urllib.parse import urlsplit
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from services.audit_runs import execute_audit, find_stuck_audits
-from services.audit_view import audit_as_dict
+from advisor.model import Profile, Role
 from services.errors import Conflict, InvalidInput, NotFound
-from services.pagination import Page, after, check_limit, make_page
-from services.servers import PROFILES, ROLES, get_server
+from services.jobs import RUN_AUDIT, enqueue
+from services.servers import get_server
 from services.snapshots import SnapshotUpload, build_snapshot
-from store.models import AUDIT_STATUSES, Audit, Server, Snapshot
-from store.models._columns import new_id, utcnow
+from store.ids import new_id, utcnow
+from store.models import Audit, AuditStatus, Server, Snapshot
 from store.repositories import audits as repository
 from store.repositories import snapshots as snapshot_repository
-
-__all__ = [
-    "ANALYZE_PARAMETERS",
-    "SEVERITIES",
-    "analyze",
-    "audit_as_dict",
-    "execute_audit",
-    "find_stuck_audits",
-    "get_audit",
-    "list_audits",
-    "submit_audit",
-]
 
 ANALYZE_PARAMETERS = frozenset(
     {"server_version", "role", "profile", "memory", "memory_limit", "cpus", "storage"}
 )
-SEVERITIES = ("critical", "warning", "notice", "info")
 MAX_CALLBACK_URL_CHARS = 2000
 MAX_IDEMPOTENCY_KEY_CHARS = 200
 
@@ -67,7 +52,8 @@ def _replayed(session: Session, org_id: str, key: str | None, request_hash: str 
 
 
 def _insert(session: Session, audit: Audit, snapshot: Snapshot | None = None) -> tuple[Audit, bool]:
-    """Insert the audit (after a one-shot's snapshot); a concurrent twin with the same key wins."""
+    """Insert the audit (after a one-shot's snapshot) and enqueue its run; a concurrent twin with the
+    same key wins (and is not enqueued again)."""
 
     def insert() -> None:
         # No ORM relationships: flush the snapshot first so the audit's foreign key finds it.
@@ -78,15 +64,16 @@ def _insert(session: Session, audit: Audit, snapshot: Snapshot | None = None) ->
 
     if audit.idempotency_key is None or session.get_bind().dialect.name == "sqlite":
         insert()  # SQLite serialises writers: the check in _replayed cannot race
-        return audit, True
-    try:
-        with session.begin_nested():
-            insert()
-    except IntegrityError:
-        twin = _replayed(session, audit.organization_id, audit.idempotency_key, audit.request_hash)
-        if twin is None:
-            raise
-        return twin, False
+    else:
+        try:
+            with session.begin_nested():
+                insert()
+        except IntegrityError:
+            twin = _replayed(session, audit.organization_id, audit.idempotency_key, audit.request_hash)
+            if twin is None:
+                raise
+            return twin, False
+    enqueue(RUN_AUDIT, audit.id)
     return audit, True
 
 
@@ -97,7 +84,7 @@ def _queued_audit(org_id: str, snapshot: Snapshot, parameters: dict[str, Any], *
         organization_id=org_id,
         server_id=snapshot.server_id,
         snapshot_id=snapshot.id,
-        status="queued",
+        status=AuditStatus.QUEUED,
         parameters=parameters,
         attempts=0,
         created_at=now,
@@ -156,10 +143,10 @@ def _check_parameters(parameters: dict[str, Any]) -> dict[str, Any]:
     if unknown:
         raise InvalidInput(f"unknown parameter(s): {', '.join(sorted(unknown))}")
     given = {name: value for name, value in parameters.items() if value is not None}
-    if given.get("role", "standalone") not in ROLES:
-        raise InvalidInput(f"role must be one of {', '.join(ROLES)}")
-    if given.get("profile", "production") not in PROFILES:
-        raise InvalidInput(f"profile must be one of {', '.join(PROFILES)}")
+    if given.get("role", Role.STANDALONE) not in tuple(Role):
+        raise InvalidInput(f"role must be one of {', '.join(Role)}")
+    if given.get("profile", Profile.PRODUCTION) not in tuple(Profile):
+        raise InvalidInput(f"profile must be one of {', '.join(Profile)}")
     if "cpus" in given and (not isinstance(given["cpus"], int) or isinstance(given["cpus"], bool)):
         raise InvalidInput("cpus must be a whole number")
     for name in ("server_version", "memory", "memory_limit", "storage"):
@@ -195,38 +182,3 @@ def analyze(
         request_hash=request_hash,
     )
     return _insert(session, audit, snapshot)
-
-
-def get_audit(session: Session, org_id: str, audit_id: str) -> Audit:
-    """The organisation's audit, or NotFound."""
-    audit = repository.get_audit(session, org_id, audit_id)
-    if audit is None:
-        raise NotFound(f"no audit {audit_id}")
-    return audit
-
-
-def list_audits(
-    session: Session,
-    org_id: str,
-    *,
-    server_id: str | None,
-    status: str | None,
-    severity: str | None,
-    cursor: str | None,
-    limit: int,
-) -> Page[Audit]:
-    """The organisation's audits, oldest first, filtered by server, status and worst severity."""
-    if status is not None and status not in AUDIT_STATUSES:
-        raise InvalidInput(f"status must be one of {', '.join(AUDIT_STATUSES)}")
-    if severity is not None and severity not in SEVERITIES:
-        raise InvalidInput(f"severity must be one of {', '.join(SEVERITIES)}")
-    rows = repository.list_audits(
-        session,
-        org_id,
-        server_id=server_id,
-        status=status,
-        severity=severity,
-        after=after(cursor),
-        limit=check_limit(limit),
-    )
-    return make_page(rows, limit, lambda audit: (audit.created_at, audit.id))

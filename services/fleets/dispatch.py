@@ -3,7 +3,8 @@
 Beat calls it every minute (task `fleets.dispatch`). Each call is one transaction's worth of work:
 it claims due fleets and then up to `chunk_size` waiting servers with `SELECT … FOR UPDATE SKIP
 LOCKED`, so any number of dispatchers share the work and none dispatches a server another holds.
-It never commits; the caller commits and only then sends the audits to the workers.
+It never commits; it enqueues each queued audit's run, which the caller's unit of work sends after
+its commit.
 
 A server is skipped when nothing changed since its last succeeded audit — the same snapshot
 content, the same advisor version, the same server facts — unless its run was forced; and always
@@ -19,6 +20,12 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from advisor.audit import ADVISOR_VERSION
+from services.fleets.runs import begin_run
+from services.fleets.schedule import next_run_after
+from services.jobs import RUN_AUDIT, enqueue
+from store.ids import new_id
+from store.models import AuditStatus
 from store.repositories import audits as audit_repository
 from store.repositories import fleets as fleet_repository
 from store.repositories import servers as server_repository
@@ -31,7 +38,7 @@ FLEETS_PER_CALL = 50
 
 @dataclass
 class DispatchReport:
-    """What one call did: runs started, servers claimed, audits queued (to send after commit), skips."""
+    """What one call did: runs started, servers claimed, audits queued (their runs enqueued), skips."""
 
     runs_started: list[str] = field(default_factory=list)
     claimed: int = 0
@@ -56,8 +63,6 @@ class DispatchReport:
 
 def start_due_runs(session: Session, now: datetime, report: DispatchReport) -> None:
     """Start a run of every due fleet this dispatcher could lock, and move its schedule on."""
-    from services.fleets import begin_run, next_run_after
-
     for fleet in fleet_repository.claim_due_fleets(session, now, FLEETS_PER_CALL):
         run = begin_run(session, fleet, now, forced=False)
         fleet.next_run_at = next_run_after(fleet, now, previous=fleet.next_run_at)
@@ -66,7 +71,7 @@ def start_due_runs(session: Session, now: datetime, report: DispatchReport) -> N
 
 
 def _parameters(server: Any, snapshot: Any) -> dict[str, Any]:
-    """What the audit runs with; the same as `services.audits.server_parameters` for one server."""
+    """What the audit runs with; the same as `services.audits.submit.server_parameters` for one server."""
     return {
         "server_version": None if snapshot.from_variables else (server.version or snapshot.server_version),
         "role": server.role,
@@ -76,8 +81,6 @@ def _parameters(server: Any, snapshot: Any) -> dict[str, Any]:
 
 
 def _unchanged(last: Any, snapshot: Any, parameters: dict[str, Any]) -> bool:
-    from advisor.audit import ADVISOR_VERSION
-
     return (
         last is not None
         and last.content_hash == snapshot.content_hash
@@ -139,6 +142,8 @@ def dispatch_chunk(session: Session, now: datetime, chunk_size: int, report: Dis
             in_flight=skips[(run_id, "in_flight")],
         )
     report.audit_ids.extend(row["id"] for row in rows)
+    for row in rows:
+        enqueue(RUN_AUDIT, row["id"])
     for (_, reason), count in skips.items():
         report.skipped[reason] += count
 
@@ -164,14 +169,12 @@ def _skip_reason(
 
 
 def _audit_row(server: Any, snapshot: _Snapshot, now: datetime) -> dict[str, Any]:
-    from store.models._columns import new_id
-
     return {
         "id": new_id(),
         "organization_id": server.organization_id,
         "server_id": server.id,
         "snapshot_id": snapshot.id,
-        "status": "queued",
+        "status": AuditStatus.QUEUED,
         "parameters": _parameters(server, snapshot),
         "attempts": 0,
         "fleet_run_id": server.pending_fleet_run_id,
@@ -183,7 +186,8 @@ def _audit_row(server: Any, snapshot: _Snapshot, now: datetime) -> dict[str, Any
 def dispatch_due(session: Session, now: datetime, chunk_size: int = DEFAULT_CHUNK_SIZE) -> DispatchReport:
     """Start the runs of due fleets, then dispatch one chunk of waiting servers; never commits.
 
-    Call again while `report.more`; send `report.audit_ids` to the workers after each commit.
+    Call again while `report.more`, each call in a unit of work of its own: its commit sends the
+    chunk's audits to the workers.
     """
     report = DispatchReport()
     start_due_runs(session, now, report)

@@ -1,6 +1,7 @@
-"""Units of work around the fleet dispatcher, for the Celery task `fleets.dispatch` and the embedded queue.
+"""The body of job `fleets.dispatch`: units of work around the fleet dispatcher, for the Celery task of
+that name and the embedded runner.
 
-Each chunk is its own transaction: committed, then its audits are sent. A pass stops after a time
+Each chunk is its own unit of work: committed, then its audits are sent. A pass stops after a time
 budget and asks for another pass, so one task never runs into its time limit on a huge fleet.
 """
 
@@ -11,9 +12,10 @@ import time
 from dataclasses import dataclass
 
 from conf.settings import get_settings
-from services.dispatch import dispatch_due
-from store.db import unit_of_work
-from store.models._columns import utcnow
+from services.fleets.dispatch import dispatch_due
+from services.jobs import DISPATCH_FLEETS, enqueue, unit_of_work
+from services.jobs.registry import job
+from store.ids import utcnow
 
 logger = logging.getLogger(__name__)
 
@@ -30,28 +32,25 @@ class DispatchTotals:
     handed_over: bool = False
 
 
+@job(DISPATCH_FLEETS)
 def dispatch_fleets(
     *, chunk_size: int | None = None, budget_seconds: float = PASS_BUDGET_SECONDS
 ) -> DispatchTotals:
     """Start due fleets' runs and dispatch waiting servers chunk by chunk: commit, then send each chunk."""
-    from services.queue import enqueue_audits, enqueue_dispatch
-
     size = chunk_size or get_settings().fleet_dispatch_chunk_size
     totals = DispatchTotals()
     deadline = time.monotonic() + budget_seconds
     while True:
-        with unit_of_work() as session:
+        with unit_of_work() as session:  # its commit sends the chunk's audits
             report = dispatch_due(session, utcnow(), size)
-        enqueue_audits(report.audit_ids)
+            totals.handed_over = report.more and time.monotonic() > deadline
+            if totals.handed_over:
+                enqueue(DISPATCH_FLEETS)  # a fresh pass carries on
         totals.chunks += 1
         totals.runs_started += len(report.runs_started)
         totals.dispatched += len(report.audit_ids)
         totals.skipped += sum(report.skipped.values())
-        if not report.more:
-            break
-        if time.monotonic() > deadline:
-            totals.handed_over = True
-            enqueue_dispatch()
+        if not report.more or totals.handed_over:
             break
     if totals.runs_started or totals.dispatched or totals.skipped:
         logger.info(

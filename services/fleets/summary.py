@@ -14,11 +14,14 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from services.drift import KEY_SEPARATOR
-from services.fleets import get_fleet, latest_run_progress
+from advisor.findings import Severity
+from services.audit_facts import KEY_SEPARATOR
+from services.fleets.manage import get_fleet
+from services.fleets.runs import latest_run_progress
+from store.models import AuditStatus
 from store.repositories import audits as audit_repository
 
-SEVERITY_ORDER = ("critical", "warning", "notice", "info")
+SEVERITY_ORDER = tuple(Severity)
 #: besides the severities: succeeded with nothing to say, failed, never audited.
 STATES = (*SEVERITY_ORDER, "clean", "failed", "unaudited")
 TOP_RULES = 10
@@ -39,7 +42,7 @@ class _ServerState:
 def _state(status: str | None, worst_severity: str | None) -> str:
     if status is None:
         return "unaudited"
-    if status == "failed":
+    if status == AuditStatus.FAILED:
         return "failed"
     return worst_severity or "clean"
 

@@ -67,7 +67,7 @@ class Audit(Base):
     drift: Mapped[list[dict[str, Any]] | None] = mapped_column(JSONType, nullable=True)
     #: "rule|variable" of each finding, sorted: compact, for fleet-wide counts and audit comparisons.
     finding_keys: Mapped[list[str] | None] = mapped_column(JSONType, nullable=True)
-    #: how this audit differs from the server's previous succeeded one (see services/drift.py).
+    #: how this audit differs from the server's previous succeeded one (see services/audit_facts.py).
     changes: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
     #: the fleet re-audit that dispatched it, if any.
     fleet_run_id: Mapped[str | None] = mapped_column(

@@ -9,7 +9,8 @@ from sqlalchemy import DateTime, ForeignKey, Index, String, UniqueConstraint, se
 from sqlalchemy.orm import Mapped, column_property, mapped_column
 
 from store.base import Base
-from store.models._columns import JSONType, created_column, id_column, utcnow
+from store.ids import utcnow
+from store.models._columns import JSONType, created_column, id_column
 from store.models.fleet import Fleet
 
 

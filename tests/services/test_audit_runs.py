@@ -7,17 +7,12 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import func, select, text, update
 
-from services import runner
-from services.audit_runs import (
-    RunDecision,
-    execute_audit,
-    find_stuck_audits,
-    mark_running,
-    sweep_stuck_audits,
-)
+from services.audits import jobs as runner
+from services.audits.runs import RunDecision, execute_audit, mark_running
+from services.audits.sweep import find_stuck_audits, sweep_stuck_audits
 from store.db import unit_of_work
+from store.ids import utcnow
 from store.models import Audit
-from store.models._columns import utcnow
 from tests.fixtures.service_data import OrganizationHandle, queued_audit
 
 

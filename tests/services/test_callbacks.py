@@ -7,7 +7,7 @@ import hmac
 import json
 import socket
 
-from services.callbacks import SIGNATURE_HEADER, send_callback, verify, worth_retrying
+from services.audits.callbacks import SIGNATURE_HEADER, send_callback, verify, worth_retrying
 from tests.fixtures.callbacks import CallbackReceiver
 
 

@@ -10,12 +10,13 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from services.dispatch import dispatch_due
 from services.fleets import get_fleet, get_run_progress, start_reaudit
+from services.fleets.dispatch import dispatch_due
+from services.jobs.buffer import collecting_jobs
 from services.snapshots import ingest_snapshot
 from store.db import unit_of_work
+from store.ids import utcnow
 from store.models import Audit, FleetRun
-from store.models._columns import utcnow
 from tests.fixtures.fleet_data import TYPO_MYCNF, audits_per_server, make_fleet, small_upload
 from tests.fixtures.service_data import OrganizationHandle
 
@@ -38,7 +39,7 @@ def _dispatch_until_idle(chunk_size: int = 500) -> list[str]:
 
 def _succeed(audit_ids: list[str]) -> None:
     """Run the queued audits in this process (the worker's task body), so they count as last audits."""
-    from services.audit_runs import execute_audit
+    from services.audits.runs import execute_audit
 
     for audit_id in audit_ids:
         with unit_of_work() as session:
@@ -89,12 +90,14 @@ def test_two_dispatchers_racing_never_dispatch_a_server_twice(fleet_organization
         try:
             start.wait(timeout=10)
             idle_since = time.monotonic()
-            while time.monotonic() - idle_since < 0.5:  # until half a second without work
-                with unit_of_work() as session:
-                    report = dispatch_due(session, utcnow(), 10)
-                dispatched[name] += report.audit_ids
-                if report.claimed:
-                    idle_since = time.monotonic()
+            # A thread has a context of its own: hold its audits' jobs, as the test's are held.
+            with collecting_jobs():
+                while time.monotonic() - idle_since < 0.5:  # until half a second without work
+                    with unit_of_work() as session:
+                        report = dispatch_due(session, utcnow(), 10)
+                    dispatched[name] += report.audit_ids
+                    if report.claimed:
+                        idle_since = time.monotonic()
         except BaseException as exc:  # surfaced below: a thread's failure must fail the test
             errors.append(exc)
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.drift import compare_audits, compare_option_files, finding_keys, watched_settings
+from services.audit_facts import finding_keys, watched_settings
+from services.drift import compare_audits, compare_option_files
 from store.models import Audit
 from tests.corpus import corpus_file
 from tests.fixtures.service_data import VARIABLES

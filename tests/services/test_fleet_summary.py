@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from sqlalchemy import update
 
-from services.audit_runs import execute_audit
-from services.fleet_jobs import dispatch_fleets
-from services.fleet_summary import fleet_summary
-from services.fleets import get_run_progress, start_reaudit
+from services.audits.runs import execute_audit
+from services.fleets import fleet_summary, get_run_progress, start_reaudit
+from services.fleets.jobs import dispatch_fleets
 from services.servers import ServerFields, create_server
 from services.snapshots import ingest_snapshot
 from store.db import unit_of_work

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from services import queue
+from services import jobs
 from services.drift import server_drift
-from services.fleet_summary import fleet_summary
-from services.fleets import get_run_progress, start_reaudit
+from services.fleets import fleet_summary, get_run_progress, start_reaudit
+from services.jobs.in_process import wait_for_embedded_work
 from services.snapshots import ingest_snapshot
 from store.db import unit_of_work
 from tests.fixtures.fleet_data import TYPO_MYCNF, make_fleet, small_upload
@@ -20,7 +20,7 @@ def test_a_fleet_reaudit_on_sqlite(tmp_path: Path, use_env: Callable[..., None])
     """Four servers re-audited in process, twice with a changed line between: progress, summary and
     drift read the same as on PostgreSQL."""
     from conf.settings import get_settings
-    from store.migrate import upgrade
+    from migrations.commands import upgrade
 
     use_env(DATABASE_URL=f"sqlite:///{tmp_path / 'embedded.db'}", CELERY_BROKER_URL=None)
     assert get_settings().embedded
@@ -29,11 +29,10 @@ def test_a_fleet_reaudit_on_sqlite(tmp_path: Path, use_env: Callable[..., None])
     fleet = make_fleet(organization, 4)
 
     def reaudit() -> dict[str, object]:
-        with unit_of_work() as session:
+        with jobs.unit_of_work() as session:  # sends the dispatch after its commit
             run_id = start_reaudit(session, organization.id, fleet.id, force=False).id
-        queue.enqueue_dispatch()
-        queue.wait_for_embedded_work()
-        queue.wait_for_embedded_work()  # the audits the dispatch queued behind itself
+        wait_for_embedded_work()
+        wait_for_embedded_work()  # the audits the dispatch queued behind itself
         with unit_of_work() as session:
             return get_run_progress(session, organization.id, fleet.id, run_id)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from services.audits.jobs import run_audit_job
 from services.errors import NotFound
 from services.history import (
     compare_audits,
@@ -15,7 +16,6 @@ from services.history import (
     severity_counts,
     variable_changes,
 )
-from services.runner import run_audit_job
 from services.servers import ServerFields, create_server
 from store.db import unit_of_work
 from tests.corpus import corpus_file

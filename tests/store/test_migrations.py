@@ -8,8 +8,8 @@ import pytest
 from sqlalchemy import create_engine, inspect
 from sqlalchemy.engine import make_url
 
+from migrations.commands import downgrade, upgrade
 from store.base import Base
-from store.migrate import downgrade, upgrade
 from tests.fixtures.real_services import RUN_ID, _admin_execute
 
 

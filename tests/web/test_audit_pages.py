@@ -239,7 +239,8 @@ def test_progress_page_follows_a_queued_audit_to_its_result(
 ) -> None:
     """An audit still queued shows the progress page; once the worker has run it, the page turns into
     the result by itself, with scripts on (they poll) and off (the meta refresh alone does it)."""
-    from services.queue import enqueue_audit
+    from services.jobs import RUN_AUDIT
+    from tests.fixtures.jobs import enqueue_now
     from tests.fixtures.service_data import queued_audit
 
     waiting = queued_audit(organization)  # committed, not sent to the worker yet
@@ -251,7 +252,7 @@ def test_progress_page_follows_a_queued_audit_to_its_result(
         assert page.get_by_role("heading", name="Audit in progress").is_visible()
         assert page.locator('meta[http-equiv="refresh"]').count() == 1
         assert page.get_by_role("status").inner_text().startswith("The audit is queued")
-        enqueue_audit(waiting.audit_id)
+        enqueue_now(RUN_AUDIT, waiting.audit_id)
         page.get_by_role("heading", name="Findings", exact=True).wait_for(timeout=20_000)
         assert page.url.endswith(f"/ui/audits/{waiting.audit_id}")
     finally:

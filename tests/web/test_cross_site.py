@@ -18,12 +18,12 @@ def embedded_client(use_env: Callable[..., None], tmp_path: Path) -> Iterator[Te
     url = f"sqlite:///{tmp_path / 'innotune.db'}"
     use_env(DATABASE_URL=url, CELERY_BROKER_URL=None)
     from api.app import create_app
-    from store.migrate import upgrade
+    from migrations.commands import upgrade
 
     upgrade(url)
     with TestClient(create_app()) as client:
         yield client
-    from services.queue import wait_for_embedded_work
+    from services.jobs.in_process import wait_for_embedded_work
 
     wait_for_embedded_work()  # the in-process audit finishes on this database, not the next test's
 

@@ -59,7 +59,7 @@ def test_a_finished_run_stops_refreshing(
     web_client: TestClient, fleet_organization: OrganizationHandle
 ) -> None:
     """Servers without snapshots are skipped at once: 2 of 2 done, finished, no refresh."""
-    from services.fleet_jobs import dispatch_fleets
+    from services.fleets.jobs import dispatch_fleets
 
     fleet = make_fleet(fleet_organization, 2, with_snapshots=False)
     with unit_of_work() as session:

@@ -8,12 +8,15 @@ from datetime import timedelta
 
 from sqlalchemy import update
 
-from services.callbacks import SIGNATURE_HEADER, verify
-from services.queue import SWEEP_TASK, enqueue_audit, send_task
+from services.audits.callbacks import SIGNATURE_HEADER, verify
+from services.jobs import RUN_AUDIT
+from services.jobs import SWEEP_AUDITS as SWEEP_TASK
+from services.jobs.broker import send_task
 from store.db import unit_of_work
+from store.ids import utcnow
 from store.models import Audit
-from store.models._columns import utcnow
 from tests.fixtures.callbacks import CallbackReceiver
+from tests.fixtures.jobs import enqueue_now
 from tests.fixtures.real_services import ServiceUrls
 from tests.fixtures.service_data import OrganizationHandle, audit_status, queued_audit, wait_for
 from tests.fixtures.worker_process import WorkerProcess
@@ -32,7 +35,7 @@ def test_submitted_audit_is_finished_by_the_worker(
 ) -> None:
     """Commit a queued audit, enqueue it: the worker marks it succeeded with findings and timings."""
     queued = queued_audit(organization)
-    enqueue_audit(queued.audit_id)
+    enqueue_now(RUN_AUDIT, queued.audit_id)
     wait_for(lambda: audit_status(queued.audit_id) == "succeeded")
     audit = _audit(queued.audit_id)
     assert audit.findings and audit.worst_severity and audit.attempts == 1
@@ -45,7 +48,7 @@ def test_callback_arrives_signed(
 ) -> None:
     """When the audit ends, its callback URL receives the audit, signed with the organisation's secret."""
     queued = queued_audit(organization, callback_url=callback_receiver.url)
-    enqueue_audit(queued.audit_id)
+    enqueue_now(RUN_AUDIT, queued.audit_id)
     assert callback_receiver.arrived.wait(30), "no callback arrived"
     (call,) = callback_receiver.received
     assert verify(call.body, organization.webhook_secret, call.headers[SIGNATURE_HEADER])
@@ -64,7 +67,7 @@ def test_broker_outage_at_submit_is_recovered_by_the_sweeper(
     """An audit whose task could not be sent stays queued; the sweeper task re-sends it and it finishes."""
     queued = queued_audit(organization)
     use_env(CELERY_BROKER_URL="redis://127.0.0.1:9/0")  # nothing listens on the discard port
-    enqueue_audit(queued.audit_id)
+    enqueue_now(RUN_AUDIT, queued.audit_id)
     use_env(CELERY_BROKER_URL=service_settings.broker_url)
     assert audit_status(queued.audit_id) == "queued"
     with unit_of_work() as session:  # as if the outage had lasted ten minutes

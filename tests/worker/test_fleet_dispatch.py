@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from services import jobs
 from services.fleets import get_run_progress, start_reaudit
-from services.queue import DISPATCH_TASK, enqueue_dispatch
+from services.jobs import DISPATCH_FLEETS as DISPATCH_TASK
 from store.db import unit_of_work
 from store.models import Audit, FleetRun
 from tests.fixtures.fleet_data import audits_per_server, make_fleet
@@ -40,9 +41,8 @@ def test_a_reaudit_sent_to_the_worker_finishes(
 ) -> None:
     """A run started by hand, then `fleets.dispatch` sent: the worker dispatches and runs every audit."""
     fleet = make_fleet(fleet_organization, 5)
-    with unit_of_work() as session:
+    with jobs.unit_of_work() as session:  # sends `fleets.dispatch` after its commit
         run = start_reaudit(session, fleet_organization.id, fleet.id, force=True)
-    enqueue_dispatch()
 
     def finished() -> bool:
         with unit_of_work() as session:

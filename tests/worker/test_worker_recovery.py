@@ -18,9 +18,10 @@ import pytest
 import redis
 from sqlalchemy import Connection, create_engine, text
 
-from services.queue import enqueue_audit
+from services.jobs import RUN_AUDIT
 from store.db import unit_of_work
 from store.models import Audit
+from tests.fixtures.jobs import enqueue_now
 from tests.fixtures.real_services import RUN_ID, ServiceUrls
 from tests.fixtures.service_data import audit_status, make_organization, queued_audit, wait_for
 from tests.fixtures.worker_process import WorkerProcess
@@ -95,7 +96,7 @@ def _deliver_and_hold(urls: ServiceUrls, audit_id: str) -> tuple[Connection, Con
     observer = engine.connect().execution_options(isolation_level="AUTOCOMMIT")
     holder.begin()
     _lock_audit(holder, audit_id)
-    enqueue_audit(audit_id)
+    enqueue_now(RUN_AUDIT, audit_id)
     wait_for(lambda: _a_backend_waits_on_a_lock(observer), timeout=30)
     return holder, observer
 

@@ -1,0 +1,92 @@
+"""What a succeeded audit keeps beside its findings for fleet views and comparisons: its finding
+keys, its drift, how it differs from the server's previous audit; and the live settings a snapshot
+keeps of the watched variables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from advisor.errors import InputError
+from advisor.inputs.statusvars import parse_variables
+from store.models import Audit
+from store.repositories import audits as audit_repository
+
+#: variables whose live values a fleet summary compares across servers (the majority and who departs).
+WATCHED_VARIABLES = (
+    "version",
+    "innodb_buffer_pool_size",
+    "innodb_buffer_pool_instances",
+    "innodb_log_file_size",
+    "innodb_redo_log_capacity",
+    "innodb_flush_log_at_trx_commit",
+    "innodb_flush_method",
+    "innodb_io_capacity",
+    "innodb_file_per_table",
+    "innodb_doublewrite",
+    "max_connections",
+    "table_open_cache",
+    "thread_cache_size",
+    "tmp_table_size",
+    "max_heap_table_size",
+    "sync_binlog",
+    "log_bin",
+    "binlog_format",
+    "gtid_mode",
+    "transaction_isolation",
+    "tx_isolation",
+    "sql_mode",
+    "character_set_server",
+    "performance_schema",
+    "slow_query_log",
+    "long_query_time",
+)
+KEY_SEPARATOR = "|"
+
+
+def finding_key(finding: Mapping[str, Any]) -> str:
+    """`rule|variable`: what makes two audits' findings "the same finding"."""
+    return f"{finding.get('rule')}{KEY_SEPARATOR}{finding.get('variable') or ''}"
+
+
+def finding_keys(findings: Iterable[Mapping[str, Any]]) -> list[str]:
+    return sorted({finding_key(finding) for finding in findings})
+
+
+def watched_settings(variables_text: str | None, name: str) -> dict[str, str]:
+    """Live values of the watched variables from a SHOW GLOBAL VARIABLES dump ({} without one)."""
+    if not variables_text:
+        return {}
+    try:
+        dump = parse_variables(variables_text, name)
+    except InputError:  # the audit itself reports bad input; a summary just lacks the values
+        return {}
+    return {variable: value for variable in WATCHED_VARIABLES if (value := dump.get(variable)) is not None}
+
+
+def record_audit_facts(session: Session, audit: Audit, result: Mapping[str, Any], content_hash: str) -> None:
+    """Store, with a succeeded audit, what fleet views and comparisons read without loading findings:
+    the drift, the finding keys, and how it differs from the previous audit."""
+    audit.drift = list(result.get("drift") or [])
+    audit.finding_keys = finding_keys(result.get("findings") or [])
+    with session.no_autoflush:  # one UPDATE of the audit at the end, not one more before this read
+        previous = audit_repository.previous_succeeded(session, audit)
+    if previous is None:
+        audit.changes = None
+        return
+    previous_id, previous_keys, previous_hash = previous
+    before, after = set(previous_keys or []), set(audit.finding_keys)
+    audit.changes = {
+        "previous_audit_id": previous_id,
+        "new": sorted(after - before),
+        "resolved": sorted(before - after),
+        "unchanged": len(after & before),
+        "snapshot_changed": content_hash != previous_hash,
+    }
+
+
+def clear_audit_facts(audit: Audit) -> None:
+    audit.drift = audit.finding_keys = audit.changes = None

@@ -1,0 +1,17 @@
+"""The job names (Celery task names, and the keys of the in-process registry) and a job's shape."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+RUN_AUDIT = "audits.run"
+SEND_CALLBACK = "audits.callback"
+SWEEP_AUDITS = "audits.sweep"
+DISPATCH_FLEETS = "fleets.dispatch"
+
+
+class Job(NamedTuple):
+    """A job by name with its arguments (ids only: a job never receives ORM objects)."""
+
+    name: str
+    args: tuple[str, ...]
