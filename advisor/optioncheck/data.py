@@ -6,7 +6,7 @@ Importing the package costs nothing; the first `judge()` reads the JSON files (a
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -87,12 +87,10 @@ def mysql() -> FlavorData:
     options: dict[str, OptionFacts] = {}
     for name in document["names"]:
         known = maria.get(name)
-        options[name] = (
-            OptionFacts(name, known.type, known.arg, None, known.variable, False, known.min, known.max,
-                        known.block, known.values, "mariadb-10.11 parse, MySQL name")  # fmt: skip
-            if known is not None and known.plugin is None
-            else OptionFacts(name, "string", "OPTIONAL", source="mysql name only")
-        )
+        if known is not None and known.plugin is None:
+            options[name] = replace(known, early=False, source="mariadb-10.11 parse, MySQL name")
+        else:
+            options[name] = OptionFacts(name, "string", "OPTIONAL", source="mysql name only")
     source = f"{document['source']['repo']} {document['source']['path']} @ {document['source']['commit'][:12]}"
     return FlavorData("mysql", document["version"], options, source)
 

@@ -107,6 +107,8 @@ def build_entry(name: str, column: str, table_value: str | None, isv: list[str] 
                 entry[key] = value
         if isv[5] not in ("", "NULL") and entry["type"] in ("enum", "set", "flagset"):
             entry["values"] = isv[5].split(",")
+        elif entry["type"] in ("enum", "set"):  # character sets, locales: names, checked after parsing
+            entry["type"] = "string"
         entry["src"] = "isv+help"
     elif column == "" and table_value in ("TRUE", "FALSE"):
         entry["type"], entry["arg"], entry["src"] = "bool", "OPTIONAL", "help"

@@ -6,7 +6,13 @@ import re
 
 from advisor.optioncheck import data as catalogs
 from advisor.optioncheck.model import PLUGIN_CONSEQUENCES, OptionFacts, Outcome, Verdict
-from advisor.optioncheck.names import Resolution, classify_unknown, resolve_mariadb, resolve_mysql, strip_special
+from advisor.optioncheck.names import (
+    Resolution,
+    classify_unknown,
+    resolve_mariadb,
+    resolve_mysql,
+    strip_special,
+)
 from advisor.optioncheck.values import ValueCheck, check_value
 
 
@@ -66,10 +72,10 @@ def judge(name: str, value: str | None, *, flavor: str, version: str | tuple[int
 
 
 def _unknown(state: _Judgement, name: str, loose: bool, prefix_of: str | None = None) -> Verdict:
+    intended: str | None
     if prefix_of is not None:
-        reason, words, intended = "refused_prefix", (
-            f"'{name}' abbreviates {prefix_of}; MySQL 5.7 and later refuse abbreviated names (WL#6978)"
-        ), prefix_of
+        words = f"'{name}' abbreviates {prefix_of}; MySQL 5.7 and later refuse abbreviated names (WL#6978)"
+        reason, intended = "refused_prefix", prefix_of
     else:
         reason, words, intended = classify_unknown(name, state.flavor, state.data, catalogs.foreign())
     unsure = state.flavor == "mysql" and name.startswith("innodb")  # MySQL data lacks plugin names
@@ -127,7 +133,7 @@ def _known(state: _Judgement, resolution: Resolution, loose: bool) -> Verdict:
     if resolution.by_prefix:
         abbreviation = f"'{state.written}' abbreviates {facts.name}; write the full name before an upgrade breaks it. "
         extra["suggestion"] = full
-    if "maximum" in state.specials:
+    if "maximum" in state.specials and facts.plugin is None:  # plugin options keep a settable maximum
         check = ValueCheck("error", f"the maximum of {facts.name} cannot be set from an option file")
     else:
         value = _special_value(state.specials, state.value)
@@ -142,7 +148,7 @@ def _outcome(state: _Judgement, facts: OptionFacts, check: ValueCheck, loose: bo
              extra: dict[str, object]) -> Verdict:  # fmt: skip
     detail = abbreviation + (check.detail + ". " if check.detail else "")
     if check.status == "error":
-        if loose:
+        if loose and not check.detail.startswith("option '"):  # argument-count errors are not downgraded
             return state.verdict(Outcome.IGNORES_WITH_WARNING, "loose_bad_value",
                                  f"{detail}With loose- the server logs an error and starts without your value.",
                                  plugin=facts.plugin, **extra)  # fmt: skip

@@ -1,0 +1,169 @@
+"""Differential proof: judge() against the real mariadbd, line by line (run by hand, ~5 minutes).
+
+    .venv/bin/python bench/option_oracle.py [--mariadbd /usr/sbin/mariadbd] [--cases N]
+
+Generates option lines across every option MariaDB 10.11 knows (valid values, boundaries, out of
+range, words, suffixes, decimals, abbreviations unique and ambiguous, misspellings, Windows-only
+values, loose- forms), feeds each to `mariadbd --defaults-file=F --verbose --help` with F holding
+`[mysqld]` and that line (`--no-defaults` may not be combined with `--defaults-file`: the server
+then calls `--defaults-file` an unknown variable), and compares the server's reaction — refuses
+(exit code not 0), disables a plugin ("Parsing options for plugin 'X' failed") or accepts — with
+the verdict. Writes bench/results/option_oracle.json and tests/advisor/optioncheck/cases.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from advisor.optioncheck import Outcome, judge  # noqa: E402
+from advisor.optioncheck.data import mariadb  # noqa: E402
+from advisor.optioncheck.model import OptionFacts  # noqa: E402
+
+RESULTS = ROOT / "bench" / "results" / "option_oracle.json"
+KEPT_CASES = ROOT / "tests" / "advisor" / "optioncheck" / "cases.json"
+PLUGIN_FAILED = re.compile(r"Parsing options for plugin '([^']+)' failed")
+# Options that change what --help does or where it writes, so they cannot be asked this way.
+UNASKABLE = frozenset({"help", "verbose", "version", "log_error", "bootstrap", "user", "chroot"})
+CLASS = {
+    Outcome.ACCEPTS: "accepts", Outcome.CLAMPS: "accepts", Outcome.IGNORES_WITH_WARNING: "accepts",
+    Outcome.DISABLES_PLUGIN: "disables_plugin", Outcome.REFUSES_TO_START: "refuses",
+}  # fmt: skip
+NUMERIC = ("int", "uint", "longlong", "ulonglong", "double")
+
+
+def value_cases(facts: OptionFacts, rng: random.Random) -> list[str | None]:
+    """Values worth asking about for one option's type."""
+    kind = facts.type
+    if kind in NUMERIC:
+        low, high = facts.min if facts.min is not None else 0, facts.max
+        values: list[str | None] = [str(low), "ON", "OFF", "1.5", "1.5G", "1x", "1K", "2M", "-1", "<value>", None]
+        if high is not None:
+            values += [str(high), str(int(high) + 1) if kind != "double" else str(float(high) * 2)]
+        if isinstance(low, int) and low > 0:
+            values.append(str(low - 1))
+        values += ["99999999999999999999", "", "1e", "0x10", "1KB", "abc"]
+    elif kind == "bool":
+        values = ["ON", "OFF", "TRUE", "0", "1", "yes", "no", "2", "", None]
+    elif kind in ("enum", "set", "flagset"):
+        words = [value for value in facts.values if value != "default"] or ["x"]
+        values = [*words[:4], words[0].lower(), words[0][:2], "0", str(len(words)), "no_such_value", None]
+        if kind == "set":
+            values += [",".join(words[:2]), words[0] + ",", "3"]
+        if kind == "flagset":
+            values += [f"{words[0]}=off", "default", f"{words[0]}=maybe", f"foo={words[0]}"]
+    elif kind == "noarg":
+        values = [None, "1"]
+    else:
+        values = ["foo", "", None, "<path>"]
+    return rng.sample(values, min(len(values), 6))
+
+
+def name_cases(name: str, facts: OptionFacts, all_names: list[str], rng: random.Random) -> list[tuple[str, str | None]]:
+    """Misspellings, abbreviations and prefixed forms of one name, each with a plain value."""
+    plain = {"bool": "ON", "enum": facts.values[0] if facts.values else "x", "string": "foo", "noarg": None}
+    value = plain.get(facts.type, str(facts.min if facts.min is not None else 1))
+    cases: list[tuple[str, str | None]] = []
+    if len(name) > 4:
+        cut = rng.randrange(1, len(name) - 1)
+        cases.append((name[:cut] + name[cut + 1 :], value))  # a letter dropped
+        cases.append((name[:cut] + name[cut + 1] + name[cut] + name[cut + 2 :], value))  # two swapped
+        shortest = next((name[:n] for n in range(3, len(name)) if sum(o.startswith(name[:n]) for o in all_names) == 1), None)
+        if shortest:
+            cases.append((shortest, value))
+        shared = next((name[:n] for n in range(len(name) - 1, 2, -1) if sum(o.startswith(name[:n]) for o in all_names) > 1), None)
+        if shared:
+            cases.append((shared, value))
+    cases += [("loose-" + name, "no_such_value" if facts.type != "string" else "x"), ("loose-" + name + "x", value)]
+    cases += [(f"{prefix}-{name}", None) for prefix in ("skip", "enable") if facts.type == "bool"]
+    if rng.random() < 0.1:
+        cases.append(("maximum-" + name, value))
+    return cases
+
+
+def generate(rng: random.Random) -> list[tuple[str, str | None]]:
+    options = mariadb().options
+    all_names = sorted(options)
+    cases: list[tuple[str, str | None]] = [("innodb_flush_method", w) for w in ("unbuffered", "normal", "async_unbuffered")]
+    cases += [(prefix, "1") for prefix in ("mysqlx_port", "rocksdb_block_size", "ndbcluster", "server_audit_logging")]
+    for name, facts in options.items():
+        if name in UNASKABLE:
+            continue
+        cases += [(name, value) for value in value_cases(facts, rng)]
+        cases += [case for case in name_cases(name, facts, all_names, rng) if case[0] not in UNASKABLE]
+    return list(dict.fromkeys(cases))
+
+
+def ask(mariadbd: str, name: str, value: str | None) -> dict[str, object]:
+    line = name if value is None else f"{name}={value}"
+    with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as handle:
+        handle.write(f"[mysqld]\n{line}\n")
+    try:
+        done = subprocess.run([mariadbd, f"--defaults-file={handle.name}", "--verbose", "--help"],
+                              capture_output=True, text=True, timeout=60, env={**os.environ, "LC_ALL": "C"})  # fmt: skip
+    finally:
+        os.unlink(handle.name)
+    failed = PLUGIN_FAILED.findall(done.stderr)
+    observed = "refuses" if done.returncode != 0 else "disables_plugin" if failed else "accepts"
+    errors = [row.split("] ", 1)[-1] for row in done.stderr.splitlines() if "[ERROR]" in row or "[Warning] Buff" in row]
+    return {"name": name, "value": value, "observed": observed, "rc": done.returncode, "plugins": failed,
+            "stderr": errors[:3]}  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mariadbd", default="/usr/sbin/mariadbd")
+    parser.add_argument("--cases", type=int, default=6000, help="how many of the generated lines to ask")
+    args = parser.parse_args()
+    rng = random.Random(1011)
+    generated = generate(rng)
+    cases = generated[:7] + rng.sample(generated[7:], min(args.cases, len(generated)) - 7)
+    started = time.monotonic()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        rows = list(pool.map(lambda case: ask(args.mariadbd, *case), cases))
+    for row in rows:
+        verdict = judge(str(row["name"]), row["value"], flavor="mariadb", version="10.11")  # type: ignore[arg-type]
+        row.update(predicted=CLASS[verdict.outcome], outcome=verdict.outcome.value, reason=verdict.reason,
+                   message=verdict.message)  # fmt: skip
+    report(rows, time.monotonic() - started, rng)
+
+
+def report(rows: list[dict[str, object]], seconds: float, rng: random.Random) -> None:
+    pairs = Counter(f"server {row['observed']} / judge {row['predicted']}" for row in rows)
+    wrong = [row for row in rows if row["observed"] != row["predicted"]]
+    refused = [row for row in rows if row["observed"] != "accepts"]
+    missed = [row for row in refused if row["predicted"] == "accepts"]
+    accepted = [row for row in rows if row["observed"] == "accepts"]
+    false_alarms = [row for row in accepted if row["predicted"] != "accepts"]
+    figures = {
+        "cases": len(rows), "agreements": len(rows) - len(wrong), "disagreements": len(wrong),
+        "server_refuses_or_disables": len(refused), "of_which_judge_says_accepts": len(missed),
+        "server_accepts": len(accepted), "of_which_judge_says_critical": len(false_alarms),
+        "false_alarm_rate": round(len(false_alarms) / max(1, len(accepted)), 5),
+        "pairs": dict(sorted(pairs.items())), "seconds": round(seconds, 1),
+    }  # fmt: skip
+    server = subprocess.run(["/usr/sbin/mariadbd", "--version"], capture_output=True, text=True).stdout.strip()
+    RESULTS.write_text(json.dumps({"server": server, "figures": figures, "disagreements": wrong}, indent=1) + "\n")
+    kept = rng.sample([row for row in rows if row not in wrong], min(400, len(rows) - len(wrong)))
+    keys = ("name", "value", "observed", "outcome", "reason")
+    KEPT_CASES.write_text(json.dumps([{key: row[key] for key in keys} for row in kept], indent=0) + "\n")
+    print(json.dumps(figures, indent=1))
+    for row in wrong[:40]:
+        print(f"  {row['name']}={row['value']}: server {row['observed']} {row['stderr']} / judge {row['reason']}")
+
+
+if __name__ == "__main__":
+    main()
