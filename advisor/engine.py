@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 from advisor.advisors import all_rules, precedence
 from advisor.catalog import Catalog, get_catalog
 from advisor.context import AuditContext
-from advisor.differ import render_changes
+from advisor.differ import render_recommendation
+from advisor.dropin import render_dropin
 from advisor.effective import build_effective_config
 from advisor.errors import InputWarning, VersionUnknown
 from advisor.figures import audit_figures
@@ -216,20 +217,37 @@ def settle_conflicts(findings: list[Finding]) -> list[Finding]:
     return [winners.get(f.variable or "", f) if f.change == "set" else f for f in settled]
 
 
+def _secrets_warning(kept_out: tuple[str, ...]) -> tuple[InputWarning, ...]:
+    """Say plainly that secret lines stay in the user's own files and out of what we hand back."""
+    if not kept_out:
+        return ()
+    where = ", ".join(kept_out)
+    return (
+        InputWarning(
+            f"your secrets stay where they are: the lines holding them ({where}) are never in the diff, "
+            "and the recommended copies hold a comment in their place. Apply the diff to your own files, "
+            "or copy those lines back before you install a recommended copy."
+        ),
+    )
+
+
 def audit(inputs: AuditInputs) -> AuditResult:
     """The whole offline audit."""
     parsed = parse_inputs(inputs)
     ctx = build_context(parsed, inputs)
     findings = settle_conflicts(run_rules(ctx))
     findings.sort(key=lambda f: (f.severity.rank, f.advisor, f.rule, f.variable or ""))
-    diff, mycnf = render_changes(ctx, findings)
+    recommendation = render_recommendation(ctx, findings)
     return AuditResult(
         flavor=parsed.version.flavor,
         version=parsed.version.raw,
         findings=tuple(findings),
-        diff=diff,
-        mycnf=mycnf,
-        warnings=parsed.warnings,
+        diff=recommendation.diff,
+        mycnf=recommendation.main_text,
+        files=recommendation.files,
+        dropin=render_dropin(ctx, findings),
+        secrets_kept_out=recommendation.secrets_kept_out,
+        warnings=(*parsed.warnings, *_secrets_warning(recommendation.secrets_kept_out)),
         drift=ctx.config.drift,
         figures=audit_figures(ctx, findings).to_dict(),
     )

@@ -16,6 +16,8 @@ from advisor.findings import Finding
 
 if TYPE_CHECKING:
     from advisor.context import Setting
+    from advisor.differ import RecommendedFile
+    from advisor.dropin import DropIn
     from advisor.version import ServerVersion
 
 
@@ -95,6 +97,12 @@ class AuditResult:
     figures: Mapping[str, int | None] = field(default_factory=dict)
     #: settings whose live value (SHOW VARIABLES) differs from the option file's: unapplied changes.
     drift: tuple[Setting, ...] = ()
+    #: every uploaded option file with its path, recommended text and diff (upload order).
+    files: tuple[RecommendedFile, ...] = ()
+    #: the override-file alternative to editing the files, or None when nothing changes.
+    dropin: DropIn | None = None
+    #: `path:line` of the lines holding secrets: never in a diff, a comment in the recommended copies.
+    secrets_kept_out: tuple[str, ...] = ()
 
     @property
     def worst_severity(self) -> str | None:
@@ -107,6 +115,9 @@ class AuditResult:
             "findings": [finding.to_dict() for finding in self.findings],
             "diff": self.diff,
             "mycnf": self.mycnf,
+            "files": [file.to_dict() for file in self.files],
+            "dropin": self.dropin.to_dict() if self.dropin is not None else None,
+            "secrets_kept_out": list(self.secrets_kept_out),
             "warnings": [warning.describe() for warning in self.warnings],
             "drift": [
                 {
