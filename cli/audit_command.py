@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import json
+import posixpath
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from advisor.model import AuditResult
 
 EXIT_OK, EXIT_CRITICAL, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -18,6 +23,44 @@ def _read(path: str | None) -> str | None:
         return Path(path).read_bytes().decode("utf-8", errors="surrogateescape")
     except OSError as exc:
         raise click.UsageError(f"{path}: cannot read ({exc.strerror})") from exc
+
+
+def _print_or_write(result: AuditResult, output_dir: str | None) -> None:
+    """Write each recommended file under `output_dir` with its path, or print the main one."""
+    if output_dir is None:
+        click.echo(result.mycnf, nl=False)
+        if len(result.files) > 1:
+            click.echo(
+                f"innotune audit: {len(result.files) - 1} more recommended file(s); "
+                "--output-dir DIR writes them all",
+                err=True,
+            )
+        return
+    root = Path(output_dir)
+    for file in result.files:
+        relative = posixpath.normpath(file.path.replace("\\", "/").lstrip("/"))
+        if relative.startswith("../") or relative == "..":
+            raise click.UsageError(f"{file.path}: a path outside the output folder")
+        target = root / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(file.recommended.encode("utf-8", errors="surrogateescape"))
+        click.echo(f"wrote {target}", err=True)
+    for line in result.secrets_kept_out:
+        click.echo(
+            f"innotune audit: {line} holds a secret: kept out of the copy, copy your line back", err=True
+        )
+
+
+def _print_dropin(result: AuditResult) -> None:
+    """The override file, then (on stderr) where it goes and what it cannot do."""
+    dropin = result.dropin
+    if dropin is None:
+        click.echo("innotune audit: nothing to change, no drop-in file", err=True)
+        return
+    click.echo(dropin.text, nl=False)
+    click.echo(f"innotune audit: install it as {dropin.path}", err=True)
+    if dropin.include_line:
+        click.echo(f"innotune audit: and append `{dropin.include_line}` to {dropin.include_into}", err=True)
 
 
 @click.command(name="audit")
@@ -39,7 +82,16 @@ def _read(path: str | None) -> str | None:
 @click.option("--role", type=click.Choice(["primary", "replica", "standalone"]), default="standalone")
 @click.option("--profile", type=click.Choice(["production", "ci"]), default="production")
 @click.option(
-    "--format", "output_format", type=click.Choice(["text", "json", "diff", "mycnf"]), default="text"
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "diff", "mycnf", "dropin"]),
+    default="text",
+    help="mycnf: the recommended files; dropin: one override file read after yours.",
+)
+@click.option(
+    "--output-dir",
+    type=click.Path(file_okay=False),
+    help="With --format mycnf: write every recommended file under this folder, with its path.",
 )
 def audit_command(
     mycnf: tuple[str, ...],
@@ -56,6 +108,7 @@ def audit_command(
     role: str,
     profile: str,
     output_format: str,
+    output_dir: str | None,
 ) -> None:
     """Audit a server offline: my.cnf, variables, status, hardware in; findings and a diff out.
 
@@ -66,6 +119,8 @@ def audit_command(
 
     if hardware and (memory or cpus or storage):
         raise click.UsageError("give either --hardware or --memory/--cpus/--storage, not both")
+    if output_dir is not None and output_format != "mycnf":
+        raise click.UsageError("--output-dir goes with --format mycnf")
     if len(status) > 2:
         raise click.UsageError("--status takes one or two files")
     inputs = AuditInputs(
@@ -98,7 +153,9 @@ def audit_command(
     elif output_format == "diff":
         click.echo(result.diff, nl=False)
     elif output_format == "mycnf":
-        click.echo(result.mycnf, nl=False)
+        _print_or_write(result, output_dir)
+    elif output_format == "dropin":
+        _print_dropin(result)
     else:
         from cli.text_report import render_text
 

@@ -135,3 +135,66 @@ def test_innotune_audit_runs_as_a_process_offline() -> None:
     assert done.returncode in (0, 1), done.stderr
     assert "InnoTune audit of mariadb 10.11.19" in done.stdout
     assert "innodb_buffer_pool_size" in done.stdout
+
+
+TWO_FILE_MAIN = "[mysqld]\nmax_connections = 151\n!includedir conf.d/\n"
+TWO_FILE_TUNING = "[mysqld]\ninnodb_buffer_pool_size = 8M\ninnodb_flush_method = normal\n"
+
+
+def _two_files(root: Path) -> list[str]:
+    (root / "etc" / "mysql" / "conf.d").mkdir(parents=True)
+    (root / "etc" / "mysql" / "my.cnf").write_text(TWO_FILE_MAIN)
+    (root / "etc" / "mysql" / "conf.d" / "tuning.cnf").write_text(TWO_FILE_TUNING)
+    return ["--mycnf", "etc/mysql/my.cnf", "--mycnf", "etc/mysql/conf.d/tuning.cnf"]
+
+
+def test_output_dir_writes_every_recommended_file_with_its_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--format mycnf --output-dir writes both files under their paths; patch -p1 of the combined diff in
+    a copy of the originals gives exactly those files."""
+    source = tmp_path / "source"
+    source.mkdir()
+    monkeypatch.chdir(source)
+    args = _two_files(source)
+    common = [
+        *args,
+        "--server-version",
+        "10.11.6-MariaDB",
+        "--memory",
+        "16G",
+        "--cpus",
+        "4",
+        "--storage",
+        "ssd",
+    ]
+    code, _, err = _audit(*common, "--format", "mycnf", "--output-dir", str(tmp_path / "out"))
+    assert code in (0, 1), err
+    written = sorted(str(p.relative_to(tmp_path / "out")) for p in (tmp_path / "out").rglob("*.cnf"))
+    assert written == ["etc/mysql/conf.d/tuning.cnf", "etc/mysql/my.cnf"]
+    _, out, _ = _audit(*common, "--format", "diff")
+    subprocess.run(["patch", "-p1", "--batch", "-s"], input=out, text=True, check=True, cwd=source)
+    for relative in written:
+        assert (source / relative).read_text() == (tmp_path / "out" / relative).read_text()
+    assert "innodb_buffer_pool_size = 8M" not in (tmp_path / "out" / written[0]).read_text()
+
+
+def test_dropin_format_prints_the_override_file_and_where_it_goes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--format dropin prints one [mysqld] override file and names its place in the included folder."""
+    monkeypatch.chdir(tmp_path)
+    args = _two_files(tmp_path)
+    code, out, err = _audit(
+        *args, "--server-version", "10.11.6-MariaDB", "--memory", "16G", "--format", "dropin"
+    )
+    assert code in (0, 1), err
+    assert out.startswith("# Written by InnoTune") and "[mysqld]" in out
+    assert "innodb_buffer_pool_size = " in out
+    assert "install it as etc/mysql/conf.d/zz-innotune.cnf" in err
+
+
+def test_output_dir_needs_the_mycnf_format(tmp_path: Path) -> None:
+    """--output-dir with another format is a usage error (exit 2), not silently ignored."""
+    code, _, err = _audit("--server-version", "8.0.36", "--format", "json", "--output-dir", str(tmp_path))
+    assert code == 2 and "--output-dir goes with --format mycnf" in err
