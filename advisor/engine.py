@@ -149,11 +149,11 @@ def _complete(ctx: AuditContext, rule: Rule, proposal: Proposal) -> Finding | No
     restart: bool | None = None
     sql: str | None = None
     if variable and recommended is not None and proposal.change != "comment_out":
-        if not ctx.knows(variable):
-            return None  # never recommend a variable the target version lacks
+        if not ctx.knows(variable) and not proposal.correction:
+            return None  # never recommend a variable the target version lacks (corrections were judged)
         if current is not None and same_value(ctx.catalog, ctx.version, variable, current, recommended):
             return None  # never recommend the value already in effect
-        dynamic = ctx.catalog.is_dynamic(variable, ctx.version)
+        dynamic = ctx.knows(variable) and ctx.catalog.is_dynamic(variable, ctx.version)
         restart = not dynamic
         sql = apply_sql(ctx.catalog, ctx.version, variable, recommended) if dynamic else None
     elif proposal.change == "comment_out":
@@ -175,6 +175,7 @@ def _complete(ctx: AuditContext, rule: Rule, proposal: Proposal) -> Finding | No
         change=proposal.change or ("set" if variable and recommended is not None else None),
         option_file=proposal.option_file,
         option_line=proposal.option_line,
+        correction=proposal.correction,
     )
 
 
@@ -192,9 +193,11 @@ def run_rules(ctx: AuditContext, rules: Iterable[Rule] | None = None) -> list[Fi
 
 
 def settle_conflicts(findings: list[Finding]) -> list[Finding]:
-    """One proposed value per variable: the earlier advisor in the registry wins, the rest defer."""
+    """One proposed value per variable: the earlier advisor in the registry wins, the rest defer; a
+    correction of the user's own line (which keeps their value) defers to every other proposal."""
     winners: dict[str, Finding] = {}
-    for finding in sorted(findings, key=lambda f: (precedence(f.advisor), f.severity.rank)):
+    order = sorted(findings, key=lambda f: (f.correction, precedence(f.advisor), f.severity.rank))
+    for finding in order:
         if finding.change == "set" and finding.variable and finding.variable not in winners:
             winners[finding.variable] = finding
     settled: list[Finding] = []

@@ -64,6 +64,8 @@ class Finding:
     option_file: str | None = None
     option_line: int | None = None
     notes: tuple[str, ...] = field(default=())
+    #: the user's own setting, respelled so the server reads it (see `Proposal.correction`).
+    correction: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape shared by `innotune audit --format json` and the API."""

@@ -39,6 +39,9 @@ class Proposal:
     change: ChangeKind | None = None
     option_file: str | None = None
     option_line: int | None = None
+    #: A corrected spelling of the user's own line (a typo, an abbreviation, ON for a number): it keeps
+    #: the user's value, so any other rule that proposes a value for the variable wins over it.
+    correction: bool = False
 
 
 @dataclass(frozen=True, slots=True)
