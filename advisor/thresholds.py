@@ -204,6 +204,33 @@ class ConfigValidityThresholds:
 
 
 @dataclass(frozen=True)
+class EvidenceThresholds:
+    """How much a rate from SHOW GLOBAL STATUS is worth, by its window (advisor.derived.evidence).
+
+    A rate is an average over a window: since startup (one snapshot: Uptime) or between two snapshots
+    (their Uptime difference). InnoDB's own cycles set the scale: the master thread works in 1 s and
+    10 s rounds, adaptive flushing and checkpoints settle over minutes, the buffer pool warms up over
+    minutes to an hour, and a production day has its own cycle (batches, backups, peak hours).
+    """
+
+    # One snapshot: averages since startup cover a whole daily cycle from one day of uptime: strong.
+    strong_uptime_seconds: int = 86_400
+    # ... and are past warm-up (the pool loaded, the startup or bulk-load burst diluted) from an hour: fair.
+    fair_uptime_seconds: int = 3_600
+    # Two snapshots: ten minutes spans dozens of flush and checkpoint rounds, so one burst does not
+    # decide the rate: strong.
+    strong_window_seconds: int = 600
+    # ... a minute spans a few 10 s master-thread rounds: fair. Less (a few seconds, the 20 s people
+    # often use) is one burst or one stall: weak.
+    fair_window_seconds: int = 60
+    # A two-snapshot window that starts this soon after startup measures warm-up (a cold pool, a
+    # loading phase): at most fair.
+    warmup_seconds: int = 600
+    # Weak evidence never moves a size by more than this factor (the rationale says what to measure).
+    weak_max_change_factor: float = 2.0
+
+
+@dataclass(frozen=True)
 class Thresholds:
     """All sections together."""
 
@@ -220,6 +247,7 @@ class Thresholds:
     malloc: MallocThresholds = field(default_factory=MallocThresholds)
     primary_keys: PrimaryKeyThresholds = field(default_factory=PrimaryKeyThresholds)
     config_validity: ConfigValidityThresholds = field(default_factory=ConfigValidityThresholds)
+    evidence: EvidenceThresholds = field(default_factory=EvidenceThresholds)
 
 
 THRESHOLDS = Thresholds()
