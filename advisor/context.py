@@ -7,7 +7,7 @@ differs from the file is recorded: a change not applied yet, or a file the serve
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, TypeVar, cast
 
@@ -50,12 +50,48 @@ class Setting:
         return "default for this version"
 
 
+#: A variables dump with fewer names than this is taken as an excerpt (`SHOW VARIABLES LIKE ...`, a
+#: hand-made list): what it lacks may exist. Every complete dump of the corpus holds 240 or more.
+COMPLETE_DUMP_MIN_NAMES = 100
+
+
+@dataclass(frozen=True)
+class LiveExistence:
+    """The names of a complete SHOW GLOBAL VARIABLES dump: the truth of what exists on that server.
+
+    The catalog says what a version *may* have; the server's own listing says what this build has (the
+    MySQL 5.1 built-in InnoDB lacks the plugin's innodb_old_blocks_time, a plugin not loaded has no
+    variables). Only names the catalog calls global system variables settable as options are judged:
+    session-only variables are never listed by SHOW GLOBAL VARIABLES, and `mysqld --help` lists options
+    only. A name whose alias is listed exists.
+    """
+
+    names: frozenset[str]
+
+    def lacks(self, catalog: Catalog, version: ServerVersion, name: str) -> bool:
+        """True when the server's listing proves it has no such variable."""
+        if name in self.names:
+            return False
+        facts = catalog.lookup(name, version)
+        if facts is None or facts.kind != "variable" or facts.scope == "session" or facts.option_name is None:
+            return False
+        return not (facts.alias_of and facts.alias_of in self.names)
+
+    @classmethod
+    def from_dump(cls, names: Iterable[str]) -> LiveExistence | None:
+        """The oracle for a dump, or None when the dump is too short to be complete."""
+        found = frozenset(names)
+        return cls(found) if len(found) >= COMPLETE_DUMP_MIN_NAMES else None
+
+
 @dataclass(frozen=True)
 class EffectiveConfig:
     """Name → Setting, names normalised (lower case, underscores)."""
 
     settings: Mapping[str, Setting]
     drift: tuple[Setting, ...] = ()
+    #: what the live server has, when a complete SHOW GLOBAL VARIABLES dump was given.
+    live: LiveExistence | None = None
 
     def get(self, name: str) -> Setting | None:
         return self.settings.get(name)
@@ -126,5 +162,9 @@ class AuditContext:
         return None if self.hardware is None else self.hardware.usable_memory
 
     def knows(self, name: str) -> bool:
-        """Does the target version have this variable?"""
-        return self.catalog.knows(name, self.version)
+        """Does the target server have this variable? The catalog for the version, and the live
+        SHOW GLOBAL VARIABLES when a complete dump was given (see LiveExistence)."""
+        if not self.catalog.knows(name, self.version):
+            return False
+        live = self.config.live
+        return live is None or not live.lacks(self.catalog, self.version, name)

@@ -1,6 +1,7 @@
 """The effective configuration: catalog defaults, then the my.cnf, then live SHOW VARIABLES.
 
-Live wins over the file, the file over the compiled-in default. Settings are built on first
+Live wins over the file, the file over the compiled-in default. A complete live dump is also the
+truth of what exists: a variable it lacks has no default in effect (advisor.context.LiveExistence). Settings are built on first
 access (an audit reads a few dozen of the ~500 variables a dump holds), so building the context
 costs next to nothing. A variable whose live value differs from the file's is drift: a change
 not applied yet, or a file that is not the one the server reads.
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Mapping
 from typing import TYPE_CHECKING
 
-from advisor.context import EffectiveConfig, Setting
+from advisor.context import EffectiveConfig, LiveExistence, Setting
 from advisor.sql import same_value
 from advisor.units import parse_bool
 
@@ -42,11 +43,13 @@ class LayeredSettings(Mapping[str, Setting]):
         version: ServerVersion,
         file_entries: Mapping[str, OptionEntry],
         live: Mapping[str, str],
+        existence: LiveExistence | None = None,
     ) -> None:
         self._catalog = catalog
         self._version = version
         self._file = file_entries
         self._live = live
+        self._existence = existence
         self._cache: dict[str, Setting | None] = {}
 
     def __getitem__(self, name: str) -> Setting:
@@ -82,6 +85,8 @@ class LayeredSettings(Mapping[str, Setting]):
             return Setting(name, live_value, "live", file, line, group, file_value, live_value)
         if file_value is not None:
             return Setting(name, file_value, "cnf", file, line, group, file_value)
+        if self._existence is not None and self._existence.lacks(self._catalog, self._version, name):
+            return None  # the live server has no such variable, so no default is in effect either
         default = _default_text(self._catalog.default(name, self._version))
         return Setting(name, default, "default") if default is not None else None
 
@@ -129,10 +134,11 @@ def build_effective_config(
     """Merge the three layers; record the variables whose live value departs from the file."""
     file_entries = _file_entries(catalog, version, options, groups)
     live = dict(variables.values) if variables is not None else {}
-    settings = LayeredSettings(catalog, version, file_entries, live)
+    existence = LiveExistence.from_dump(live) if variables is not None else None
+    settings = LayeredSettings(catalog, version, file_entries, live, existence)
     drift = tuple(
         settings[name]
         for name, entry in file_entries.items()
         if name in live and _differs(catalog, version, name, _entry_value(entry), live[name])
     )
-    return EffectiveConfig(settings=settings, drift=drift)
+    return EffectiveConfig(settings=settings, drift=drift, live=existence)
