@@ -6,7 +6,7 @@ Importing the package costs nothing; the first `judge()` reads the JSON files (a
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -16,6 +16,7 @@ from advisor.optioncheck.model import OptionFacts
 DATA_DIR = Path(__file__).with_name("data")
 MARIADB_FILE = "mariadb-10.11.json"
 MYSQL_FILE = "mysql-8.0.3-names.json"
+QUIRKS_FILE = "mariadb-10.11-quirks.json"
 
 
 def canonical(name: str) -> str:
@@ -31,6 +32,8 @@ class FlavorData:
     version: str
     options: dict[str, OptionFacts]
     source: str
+    names: dict[str, frozenset[str]] = field(default_factory=dict)  # charsets, collations, locales, variables
+    quirks: dict[str, Any] = field(default_factory=dict)
 
     def core(self) -> dict[str, OptionFacts]:
         return {name: facts for name, facts in self.options.items() if facts.plugin is None}
@@ -64,6 +67,8 @@ def _facts(name: str, entry: dict[str, Any]) -> OptionFacts:
         plugin=entry.get("plugin"),
         variable=bool(entry.get("variable")),
         early=bool(entry.get("early")),
+        maximum_ok=bool(entry.get("maximum_ok")),
+        loose_bad_fatal=bool(entry.get("loose_bad_fatal")),
         min=entry.get("min"),
         max=entry.get("max"),
         block=entry.get("block"),
@@ -76,7 +81,11 @@ def _facts(name: str, entry: dict[str, Any]) -> OptionFacts:
 def mariadb() -> FlavorData:
     document = _read(MARIADB_FILE)
     options = {name: _facts(name, entry) for name, entry in document["options"].items()}
-    return FlavorData("mariadb", document["version"], options, document["sources"]["help"])
+    names = {kind: frozenset(n.lower() for n in listed) for kind, listed in document["names"].items()}
+    names["locales"] = frozenset(document["names"]["locales"])
+    names["variables"] = frozenset([*document["variables_only"], *(n for n, f in options.items() if f.variable)])
+    quirks = _read(QUIRKS_FILE)
+    return FlavorData("mariadb", document["version"], options, document["sources"]["help"], names, quirks)
 
 
 @cache

@@ -23,19 +23,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import shlex
 import subprocess
-import tempfile
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+from advisor.optioncheck.generate_probes import canonical, probe, probe_loose_zero, probe_maximum
 
 DATA = Path(__file__).with_name("data") / "mariadb-10.11.json"
 OPTION_LINE = re.compile(r"^  (?:-\S, )?--([A-Za-z0-9_-]+)(\[=(?:name|#)\]|=(?:name|#))?")
 ISV_QUERY = (
     "SELECT VARIABLE_NAME, VARIABLE_TYPE, NUMERIC_MIN_VALUE, NUMERIC_MAX_VALUE, NUMERIC_BLOCK_SIZE, "
-    "ENUM_VALUE_LIST, COMMAND_LINE_ARGUMENT FROM information_schema.SYSTEM_VARIABLES"
+    "ENUM_VALUE_LIST, COMMAND_LINE_ARGUMENT, VARIABLE_SCOPE FROM information_schema.SYSTEM_VARIABLES"
 )
 ISV_TYPES = {
     "BOOLEAN": "bool", "INT": "int", "INT UNSIGNED": "uint", "BIGINT": "longlong",
@@ -43,42 +42,36 @@ ISV_TYPES = {
     "FLAGSET": "flagset", "VARCHAR": "string",
 }  # fmt: skip
 PLUGIN_SWITCH = ("OFF", "ON", "FORCE", "FORCE_PLUS_PERMANENT")
-PLUGIN_FAILED = re.compile(r"Parsing options for plugin '([^']+)' failed")
 
 
-def canonical(name: str) -> str:
-    return name.lower().replace("-", "_")
 
 
-def run_line(mariadbd: str, line: str) -> tuple[int, str]:
-    """Feed `[mysqld]` + one line to the binary; return its exit code and stderr."""
-    with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as handle:
-        handle.write(f"[mysqld]\n{line}\n")
-    try:
-        done = subprocess.run(
-            [mariadbd, f"--defaults-file={handle.name}", "--verbose", "--help"],
-            capture_output=True, text=True, timeout=60, env={**os.environ, "LC_ALL": "C"},
-        )  # fmt: skip
-        return done.returncode, done.stderr
-    finally:
-        os.unlink(handle.name)
-
-
-def parse_help(text: str) -> tuple[dict[str, str], dict[str, str]]:
-    """Option name → argument column, and name → value-table entry."""
+def parse_help(text: str) -> tuple[dict[str, str], dict[str, str], dict[str, list[str]]]:
+    """Option name → argument column, name → value-table entry, name → "One of: ..." values."""
     head, _, table = text.partition("Variables (--variable-name=value)")
     arguments: dict[str, str] = {}
+    descriptions: dict[str, str] = {}
+    current = ""
     for line in head.splitlines():
         match = OPTION_LINE.match(line)
         if match:
-            arguments[canonical(match.group(1))] = match.group(2) or ""
+            current = canonical(match.group(1))
+            arguments[current] = match.group(2) or ""
+            line = line[match.end() :]
+        if current:
+            descriptions[current] = descriptions.get(current, "") + " " + line.strip()
+    one_of = {
+        name: [word.strip() for word in found.group(1).split(",")]
+        for name, text in descriptions.items()
+        if (found := re.search(r"One of: ((?:[A-Za-z0-9_-]+, )+[A-Za-z0-9_-]+)", text))
+    }
     values: dict[str, str] = {}
     for line in table.splitlines()[2:]:
         if not line.strip():
             break
         name, _, value = line.partition(" ")
         values[canonical(name)] = value.strip()
-    return arguments, values
+    return arguments, values, one_of
 
 
 def read_isv(client: str) -> dict[str, list[str]]:
@@ -101,6 +94,8 @@ def build_entry(name: str, column: str, table_value: str | None, isv: list[str] 
     numeric_column = "#" in column
     if isv is not None and not (isv[1] == "BOOLEAN" and "name" in column):
         entry["type"] = ISV_TYPES[isv[1]]
+        if entry["type"] == "bool" and isv[6] in ("REQUIRED", "OPTIONAL", "NONE"):
+            entry["arg"] = isv[6]  # the help column shows no '=' for booleans that still insist on one
         for key, index in (("min", 2), ("max", 3), ("block", 4)):
             value = number(isv[index])
             if value is not None and entry["type"] not in ("bool", "enum", "set", "flagset"):
@@ -114,46 +109,15 @@ def build_entry(name: str, column: str, table_value: str | None, isv: list[str] 
         entry["type"], entry["arg"], entry["src"] = "bool", "OPTIONAL", "help"
     elif column == "":
         entry["type"], entry["src"] = "noarg", "help"
+    elif name.startswith("debug_"):  # debug-build options: a release build reads no value from them
+        entry["type"], entry["src"] = "string", "help+probe: debug-build option, any value"
     else:
-        entry["type"], entry["src"] = ("longlong" if numeric_column else "string"), "help"
+        entry["type"], entry["src"] = ("ulonglong" if numeric_column else "string"), "help"
     return entry
 
 
-def probe_value(entry: dict[str, object]) -> str | None:
-    """A value this option's parser refuses (None: every value is accepted)."""
-    kind = entry["type"]
-    if kind in ("int", "uint", "longlong", "ulonglong", "double"):
-        return "zz"
-    if kind in ("enum", "set", "flagset"):
-        return "zz_no_such_value"
-    if kind == "bool":
-        return "zz"
-    return None
 
 
-def refusable(entry: dict[str, object]) -> bool:
-    """Whether a bad value makes the parser fail (booleans only warn), so a probe names the plugin."""
-    return probe_value(entry) is not None and entry["type"] != "bool"
-
-
-def probe(mariadbd: str, options: dict[str, dict[str, object]], plugins: list[str]) -> None:
-    """Mark which plugin parses each option family and which core options are parsed early."""
-    jobs = [(name, value) for name, entry in options.items() if (value := probe_value(entry)) is not None]
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        results = list(pool.map(lambda job: run_line(mariadbd, f"{job[0]}={job[1]}"), jobs))
-    for (name, _), (_, stderr) in zip(jobs, results, strict=True):
-        failed = PLUGIN_FAILED.search(stderr)
-        if failed:  # a plugin switch keeps its own plugin (a prefix of it can fail another's list too)
-            options[name].setdefault("plugin", failed.group(1))
-        elif "Buffered" in stderr:
-            options[name]["early"] = True
-    for plugin in plugins:  # options nobody could probe (strings) follow their family's plugin
-        family = canonical(plugin) + "_"
-        members = [e for key, e in options.items() if key.startswith(family) and e["src"] != "help+probe"]
-        owners = {entry.get("plugin") for entry in members if refusable(entry)}
-        if owners == {plugin}:
-            for entry in members:
-                entry["plugin"] = plugin
 
 
 def mark_plugin_switches(options: dict[str, dict[str, object]], plugins: list[str]) -> None:
@@ -162,6 +126,32 @@ def mark_plugin_switches(options: dict[str, dict[str, object]], plugins: list[st
         entry = options.get(canonical(plugin))
         if entry is not None and not entry["variable"] and entry["arg"] == "OPTIONAL":
             entry.update(type="enum", values=list(PLUGIN_SWITCH), plugin=plugin, src="help+probe")
+
+
+def query(client: str, sql: str) -> list[str]:
+    return subprocess.run([*shlex.split(client), "-B", "-N", "-e", sql], capture_output=True, text=True,
+                          check=True).stdout.split()  # fmt: skip
+
+
+def names_of(client: str, mariadbd: str) -> dict[str, list[str]]:
+    """Character sets, collations and locales the server knows (values some options must name).
+
+    Locale names are not in information_schema: candidates are read from the binary's strings and
+    kept when the live server takes them (`SET lc_time_names`).
+    """
+    charsets = query(client, "SELECT CHARACTER_SET_NAME FROM information_schema.CHARACTER_SETS")
+    collations = query(client, "SELECT COLLATION_NAME FROM information_schema.COLLATIONS")
+    charsets += ["utf8"]  # utf8 = utf8mb3 while old_mode has UTF8_IS_UTF8MB3 (the 10.11 default)
+    collations += [name.replace("utf8mb3_", "utf8_", 1) for name in collations if name.startswith("utf8mb3_")]
+    strings = subprocess.run(["strings", mariadbd], capture_output=True, text=True).stdout
+    candidates = sorted(set(re.findall(r"^([a-z]{2,3}_[A-Z]{2})$", strings, re.M)))
+    sql = " ".join(f"SET lc_time_names='{name}'; SELECT @@lc_time_names;" for name in candidates)
+    locales = sorted(set(query(client, sql)))
+    return {"charsets": sorted(set(charsets)), "collations": sorted(set(collations)), "locales": locales}
+
+
+
+
 
 
 def main() -> None:
@@ -173,9 +163,12 @@ def main() -> None:
     help_text = subprocess.run(
         [args.mariadbd, "--no-defaults", "--verbose", "--help"], capture_output=True, text=True
     ).stdout
-    arguments, table = parse_help(help_text)
+    arguments, table, one_of = parse_help(help_text)
     isv = read_isv(args.client)
     options = {name: build_entry(name, column, table.get(name), isv.get(name)) for name, column in arguments.items()}
+    for name, words in one_of.items():  # options that are not variables but take one of a list
+        if options[name]["type"] == "string":
+            options[name].update(type="enum", values=words, src="help")
     plugin_rows = subprocess.run(
         [*shlex.split(args.client), "-B", "-N", "-e",
          "SELECT PLUGIN_NAME FROM information_schema.ALL_PLUGINS WHERE PLUGIN_LIBRARY IS NULL"],
@@ -183,6 +176,8 @@ def main() -> None:
     ).stdout.split()  # fmt: skip
     mark_plugin_switches(options, plugin_rows)
     probe(args.mariadbd, options, plugin_rows)
+    probe_loose_zero(args.mariadbd, options)
+    probe_maximum(args.mariadbd, options)
     document = {
         "flavor": "mariadb",
         "version": "10.11",
@@ -192,6 +187,7 @@ def main() -> None:
             "probe": "one-line option files fed to the same binary (plugin ownership, early parse)",
         },
         "variables_only": sorted(set(isv) - set(arguments)),
+        "names": names_of(args.client, args.mariadbd),
         "options": dict(sorted(options.items())),
     }
     DATA.write_text(json.dumps(document, indent=0, sort_keys=False) + "\n")

@@ -13,6 +13,7 @@ from advisor.optioncheck.names import (
     resolve_mysql,
     strip_special,
 )
+from advisor.optioncheck.validated import check_validated
 from advisor.optioncheck.values import ValueCheck, check_value
 
 
@@ -92,6 +93,10 @@ def _unknown(state: _Judgement, name: str, loose: bool, prefix_of: str | None = 
 def _ambiguous(state: _Judgement, name: str, resolution: Resolution, loose: bool) -> Verdict:
     listed = ", ".join(resolution.ambiguous[:6])
     words = f"'{name}' abbreviates several options ({listed})"
+    fatal_plugin = state.data.quirks.get("fatal_plugins", {}).get(resolution.plugin or "")
+    if fatal_plugin:
+        return state.verdict(Outcome.REFUSES_TO_START, "ambiguous_prefix", f"{words}; {fatal_plugin}.",
+                             plugin=resolution.plugin)  # fmt: skip
     if resolution.plugin is not None:
         return state.verdict(Outcome.DISABLES_PLUGIN, "ambiguous_prefix", _plugin_words(words, resolution.plugin),
                              plugin=resolution.plugin)  # fmt: skip
@@ -133,20 +138,37 @@ def _known(state: _Judgement, resolution: Resolution, loose: bool) -> Verdict:
     if resolution.by_prefix:
         abbreviation = f"'{state.written}' abbreviates {facts.name}; write the full name before an upgrade breaks it. "
         extra["suggestion"] = full
-    if "maximum" in state.specials and facts.plugin is None:  # plugin options keep a settable maximum
-        check = ValueCheck("error", f"the maximum of {facts.name} cannot be set from an option file")
-    else:
-        value = _special_value(state.specials, state.value)
-        check = _os_check(state, facts, value) or check_value(value, facts)
+    check = _check(state, facts)
     if check.suggested_value is not None:
         specials = [s for s in state.specials if s != "loose"]
         extra["suggestion"] = _line(specials, facts.name, check.suggested_value)
     return _outcome(state, facts, check, loose, abbreviation, extra)
 
 
+def _check(state: _Judgement, facts: OptionFacts) -> ValueCheck:
+    """The value's fate: my_getopt's parse, then the startup checks some options get."""
+    if "maximum" in state.specials and not facts.maximum_ok:
+        return ValueCheck("error", f"option '{facts.name}': its maximum cannot be set from an option file")
+    value = _special_value(state.specials, state.value)
+    quirks = state.data.quirks
+    if value is None and facts.name in quirks.get("crash_without_value", {}):
+        return ValueCheck("fatal", quirks["crash_without_value"][facts.name])
+    check = _os_check(state, facts, value) or check_value(value, facts)
+    if check.status in ("ok", "placeholder"):
+        for kind, names in quirks.get("validated", {}).items():
+            if facts.name in names:
+                return check_validated(kind, facts.name, value, state.data.names) or check
+    return check
+
+
 def _outcome(state: _Judgement, facts: OptionFacts, check: ValueCheck, loose: bool, abbreviation: str,
              extra: dict[str, object]) -> Verdict:  # fmt: skip
     detail = abbreviation + (check.detail + ". " if check.detail else "")
+    fatal_plugin = state.data.quirks.get("fatal_plugins", {}).get(facts.plugin or "")
+    if check.status == "fatal" or (check.status == "error" and (fatal_plugin or (loose and facts.loose_bad_fatal))):
+        why = fatal_plugin or ("with loose- the option is left at 0, which kills the server" if loose else "")
+        return state.verdict(Outcome.REFUSES_TO_START, "bad_value", f"{detail}{why + '. ' if why else ''}"
+                             "The server refuses to start.", plugin=facts.plugin, **extra)  # fmt: skip
     if check.status == "error":
         if loose and not check.detail.startswith("option '"):  # argument-count errors are not downgraded
             return state.verdict(Outcome.IGNORES_WITH_WARNING, "loose_bad_value",

@@ -42,6 +42,8 @@ class OptionFacts:
     plugin: str | None = None
     variable: bool = False
     early: bool = False
+    maximum_ok: bool = False  # the server keeps a maximum for it, so `maximum-<name>` is accepted
+    loose_bad_fatal: bool = False  # `loose-` with a bad value leaves 0, which kills the server
     min: int | float | None = None
     max: int | float | None = None
     block: int | None = None

@@ -25,7 +25,8 @@ INTEGER_TYPES = frozenset({"int", "uint", "longlong", "ulonglong"})
 
 @dataclass(frozen=True)
 class ValueCheck:
-    """`status`: ok, adjusted (clamped), rounded (block size), warn (kept default/OFF) or error."""
+    """`status`: ok, adjusted (clamped), rounded (block size), warn (kept default/OFF), error (the
+    option parser refuses), or fatal (a later startup check refuses; `loose-` does not help)."""
 
     status: str
     detail: str = ""
@@ -124,7 +125,7 @@ def check_number(text: str, facts: OptionFacts) -> ValueCheck:
 def check_value(text: str | None, facts: OptionFacts) -> ValueCheck:
     """The server's reaction to `text` (None: the name alone) for this option."""
     if text is None:
-        if facts.arg == "REQUIRED" and facts.type != "bool":
+        if facts.arg == "REQUIRED":  # booleans too: some plugin booleans insist on a value
             return ValueCheck("error", f"option '{facts.name}' requires a value")
         return ValueCheck("ok", effective="ON" if facts.type == "bool" else None)
     if facts.type == "noarg":

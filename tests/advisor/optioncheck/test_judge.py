@@ -1,0 +1,116 @@
+"""What judge() says, pinned on the behaviours observed on mariadbd 10.11.19 and MySQL's rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.optioncheck import Outcome, Verdict, judge
+
+
+def maria(name: str, value: str | None) -> Verdict:
+    return judge(name, value, flavor="mariadb", version="10.11")
+
+
+def test_a_word_for_a_number_is_refused_and_the_number_suggested() -> None:
+    """ON for a number is a bad suffix 'O' to the server; the intent is 1."""
+    verdict = judge("max_connections", "ON", flavor="mariadb", version="10.11")
+    assert verdict.outcome is Outcome.REFUSES_TO_START
+    assert verdict.suggestion == "max_connections = 1"
+
+
+def test_a_decimal_size_disables_innodb_and_the_whole_size_is_suggested() -> None:
+    """1.5G is refused by the InnoDB plugin, which the server then disables; 1536M is meant."""
+    verdict = judge("innodb_buffer_pool_size", "1.5G", flavor="mariadb", version="10.11")
+    assert verdict.outcome is Outcome.DISABLES_PLUGIN and verdict.plugin == "InnoDB"
+    assert verdict.stops_server and verdict.is_critical
+    assert verdict.suggestion == "innodb_buffer_pool_size = 1536M"
+    assert "InnoDB tables become unavailable" in verdict.message
+
+
+def test_a_misspelling_is_refused_and_the_intended_name_suggested() -> None:
+    """One letter off a known name: 'unknown variable', exit 7; the user's value is kept."""
+    verdict = judge("innodb_bufer_pool_size", "8G", flavor="mariadb", version="10.11")
+    assert verdict.outcome is Outcome.REFUSES_TO_START and verdict.reason == "misspelling"
+    assert verdict.suggestion == "innodb_buffer_pool_size = 8G"
+
+
+def test_loose_turns_an_unknown_name_into_a_warning() -> None:
+    """loose- makes the server warn and skip an unknown name instead of refusing to start."""
+    verdict = judge("loose-innodb_bufer_pool_size", "8G", flavor="mariadb", version="10.11")
+    assert verdict.outcome is Outcome.IGNORES_WITH_WARNING
+    assert judge("innodb_bufer_pool_size", "8G", flavor="mariadb", version="10.11", loose=True).outcome is (
+        Outcome.IGNORES_WITH_WARNING
+    )
+
+
+def test_loose_also_downgrades_a_bad_value_but_not_a_value_for_a_flag() -> None:
+    """loose-max_connections=ON logs an error yet starts; loose-ansi=1 still refuses."""
+    assert maria("loose-max_connections", "ON").outcome is Outcome.IGNORES_WITH_WARNING
+    assert maria("loose-ansi", "1").outcome is Outcome.REFUSES_TO_START
+
+
+def test_mariadb_takes_a_unique_prefix_and_we_suggest_the_full_name() -> None:
+    """A prefix of one option works on MariaDB; the verdict asks for the full name."""
+    verdict = judge("innodb_file_per", "ON", flavor="mariadb", version="10.11")
+    assert verdict.outcome is Outcome.ACCEPTS and verdict.reason == "unique_prefix"
+    assert verdict.suggestion == "innodb_file_per_table = ON"
+
+
+def test_an_ambiguous_prefix_refuses_in_the_core_and_disables_a_plugin() -> None:
+    """table_open matches two core options (exit 3); innodb_buffer_pool_s two InnoDB ones."""
+    assert maria("table_open", "5").outcome is Outcome.REFUSES_TO_START
+    verdict = judge("innodb_buffer_pool_s", "1G", flavor="mariadb", version="10.11")
+    assert verdict.outcome is Outcome.DISABLES_PLUGIN and verdict.plugin == "InnoDB"
+
+
+def test_early_options_win_an_otherwise_ambiguous_prefix() -> None:
+    """max_conn reaches max_connections (parsed early) although max_connect_errors shares it."""
+    verdict = judge("max_conn", "500", flavor="mariadb", version="10.11")
+    assert verdict.outcome is Outcome.ACCEPTS and verdict.option == "max_connections"
+
+
+@pytest.mark.parametrize("version", ["5.7.44", "8.0.36", "8.4.0"])
+def test_mysql_57_and_later_refuse_every_prefix(version: str) -> None:
+    """WL#6978: an abbreviated name is an unknown variable from MySQL 5.7 on."""
+    verdict = judge("max_allowed", "64M", flavor="mysql", version=version)
+    assert verdict.outcome is Outcome.REFUSES_TO_START and verdict.reason == "refused_prefix"
+    assert verdict.suggestion == "max_allowed_packet = 64M"
+
+
+def test_mysql_56_takes_a_unique_prefix() -> None:
+    """MySQL 5.5/5.6 accept a unique prefix (with a deprecation warning)."""
+    verdict = judge("max_allowed", "64M", flavor="mysql", version="5.6.51")
+    assert verdict.outcome is Outcome.ACCEPTS and verdict.option == "max_allowed_packet"
+
+
+def test_names_of_the_other_flavor_and_of_missing_plugins_are_named_as_such() -> None:
+    """A MySQL-only name on MariaDB, an X Plugin name, a MariaDB-only name on MySQL."""
+    assert maria("binlog_transaction_dependency_tracking", "WRITESET").reason == "other_flavor"
+    assert maria("mysqlx_port", "33060").reason == "plugin_not_loaded"
+    assert judge("aria_pagecache_buffer_size", "1G", flavor="mysql", version="8.0").reason == "other_flavor"
+
+
+@pytest.mark.parametrize(("os_name", "outcome"), [("linux", Outcome.DISABLES_PLUGIN), ("windows", Outcome.ACCEPTS)])
+def test_windows_only_flush_methods(os_name: str, outcome: Outcome) -> None:
+    """innodb_flush_method=unbuffered exists on Windows only; on Linux InnoDB is disabled."""
+    verdict = judge("innodb_flush_method", "unbuffered", flavor="mariadb", version="10.11", os=os_name)
+    assert verdict.outcome is outcome
+
+
+@pytest.mark.parametrize(("value", "outcome"), [("ON", Outcome.ACCEPTS), ("true", Outcome.ACCEPTS),
+                                                ("yes", Outcome.IGNORES_WITH_WARNING)])  # fmt: skip
+def test_boolean_spellings(value: str, outcome: Outcome) -> None:
+    """ON/OFF, TRUE/FALSE and 1/0 are booleans; YES only draws a warning (and OFF)."""
+    assert maria("local_infile", value).outcome is outcome
+
+
+def test_clamping_and_suffixes() -> None:
+    """Out of range is clamped with the value the server uses; T/P/E suffixes are known."""
+    verdict = judge("max_connections", "999999", flavor="mariadb", version="10.11")
+    assert verdict.outcome is Outcome.CLAMPS and verdict.value == "100000"
+    assert maria("innodb_buffer_pool_size", "1T").outcome is Outcome.ACCEPTS
+
+
+def test_a_placeholder_is_refused_where_a_number_is_read() -> None:
+    """`port = <port>` is an unknown suffix '<' to the server."""
+    assert maria("port", "<port>").outcome is Outcome.REFUSES_TO_START
