@@ -11,39 +11,47 @@ from advisor.derived.io_sizing import IO, IO_MAX, effective_io_max, storage_kind
 from advisor.derived.pool_sizing import pool_instances
 from advisor.derived.settings import setting_source
 from advisor.findings import Evidence, Severity
-from advisor.references import MYSQL_INNODB_PARAMETERS
+from advisor.references import MARIADB_INNODB_VARIABLES, MYSQL_INNODB_PARAMETERS
 from advisor.rules import Proposal, Versions, mysql_only, rule
 
 REF_LRU = f"{MYSQL_INNODB_PARAMETERS}#sysvar_innodb_lru_scan_depth"
+REF_NEIGHBORS_MARIADB = f"{MARIADB_INNODB_VARIABLES}#innodb_flush_neighbors"
+REF_MDEV_17380 = "https://jira.mariadb.org/browse/MDEV-17380"
 
 
 @rule(
     "flushing.flush_neighbors",
     Severity.NOTICE,
-    [REF_FLUSHING],
+    [REF_FLUSHING, REF_NEIGHBORS_MARIADB, REF_MDEV_17380],
     Versions(((5, 6, 3), (99,)), ((10, 0), (99,))),
 )
 def flush_neighbors(ctx: AuditContext) -> Iterator[Proposal]:
-    """What it checks: innodb_flush_neighbors against the storage type: 0 on SSD and NVMe, 1 on hard disks
-    (the default changed from 1 to 0 in MySQL 8.0.3; MariaDB keeps 1 but ignores it on SSDs it detects,
-    from 10.4.4).
+    """What it checks: innodb_flush_neighbors against the storage type the user declares: 0 on SSD and
+    NVMe, 1 on hard disks (the default changed from 1 to 0 in MySQL 8.0.3; MariaDB keeps 1).
 
     Why it matters: flushing a page's dirty neighbours in the same extent merges writes into sequential
     I/O on a spinning disk, but on flash it only writes pages early that will be dirtied again.
 
-    What we recommend: 0 on ssd/nvme, 1 on hdd; nothing for network storage.
+    What we recommend: 0 on ssd/nvme, 1 on hdd; nothing for network storage. On MariaDB 10.4.4+ too:
+    there the default 1 is skipped only for files the server itself detects on non-rotational storage
+    (MDEV-17380, from the block device's rotational flag), and virtual disks (virtio `vd*`, Xen `xvd*`,
+    many cloud volumes) often report rotational although flash is behind them — so a declared SSD gets
+    an explicit 0, which does not depend on the detection.
 
-    Caveats: needs the storage type. MariaDB 10.4.4+ already skips neighbours on detected SSDs, so the
-    rule stays quiet there.
+    Caveats: needs the storage type, and trusts it: on MariaDB 10.4.4+ with a correctly detected SSD the
+    change only makes explicit what the server already does.
     """
     storage, setting = storage_kind(ctx), ctx.config.get("innodb_flush_neighbors")
     if storage is None or setting is None:
         return
     value = setting.value.strip()
     if storage in ("ssd", "nvme") and value != "0":
-        if ctx.version.is_mariadb and ctx.version.at_least(10, 4, 4):
-            return
         wanted, why = "0", f"On {storage} storage flushing neighbouring pages only writes pages early."
+        if ctx.version.is_mariadb and ctx.version.at_least(10, 4, 4):
+            why += (
+                " MariaDB skips neighbours only on storage it detects as non-rotational, and virtual "
+                "disks often report rotational; 0 does not depend on that detection."
+            )
     elif storage == "hdd" and value == "0":
         wanted, why = (
             "1",
@@ -56,7 +64,7 @@ def flush_neighbors(ctx: AuditContext) -> Iterator[Proposal]:
         rationale=f"{why} Set innodb_flush_neighbors to {wanted}.",
         evidence=(
             Evidence("innodb_flush_neighbors", value, setting.where()),
-            Evidence("storage", storage, "hardware storage"),
+            Evidence("storage", storage, "hardware storage (declared)"),
         ),
         variable="innodb_flush_neighbors",
         recommended=wanted,
