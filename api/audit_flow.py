@@ -34,6 +34,8 @@ def load_audit(org_id: str, audit_id: str, *, with_files: bool = False) -> dict[
         if with_files:
             view["diff"] = audit.diff
             view["mycnf"] = audit.mycnf
+            view["files"] = audit.files
+            view["dropin"] = audit.dropin
         return view
 
 

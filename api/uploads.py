@@ -1,6 +1,7 @@
 """Read a snapshot's inputs from a request body — JSON or multipart — into a `SnapshotUpload`.
 
-Multipart fields: `mycnf` (repeatable; the path is the upload's filename), `variables`,
+Multipart fields: `mycnf` (repeatable; the path is the upload's filename, or the n-th `mycnf_path`
+field when given — includes resolve by these paths), `variables`,
 `status` (repeatable, oldest first), `innodb_status`, `schema`, `hardware`; each a file, or a
 plain text field. Sizes are checked before a file is read: over the limits is a 413.
 """
@@ -28,6 +29,10 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 
 TEXT_FIELDS = ("mycnf", "variables", "status", "innodb_status", "schema", "hardware")
 REPEATABLE_FIELDS = frozenset({"mycnf", "status"})
+#: repeatable: the path of the n-th `mycnf` part (`/etc/mysql/conf.d/tuning.cnf`), when its filename
+#: lacks the folders (browsers and curl send the base name only).
+PATH_FIELD = "mycnf_path"
+MAX_PATH_CHARS = 500
 #: a generous bound on plain (non-file) form fields: the analyze parameters are eight.
 MAX_FORM_FIELDS = 64
 #: total body: every file at its limit, plus room for multipart boundaries and form fields.
@@ -97,6 +102,7 @@ async def _read_form(
 ) -> tuple[dict[str, list[NamedText]], dict[str, Any]]:
     texts: dict[str, list[NamedText]] = defaultdict(list)
     fields: dict[str, Any] = {}
+    paths: list[str] = []
     try:
         form_context = request.form(
             max_files=max(LIMITS.max_files * 4, 64), max_fields=MAX_FORM_FIELDS, max_part_size=MAX_BODY_BYTES
@@ -107,6 +113,8 @@ async def _read_form(
                     if key not in REPEATABLE_FIELDS and texts[key]:
                         raise Problem(422, f"The field `{key}` may be sent once.")
                     texts[key].append(await _read_part(key, value))
+                elif key == PATH_FIELD and isinstance(value, str):
+                    paths.append(_checked_path(value))
                 elif key in allowed_fields and isinstance(value, str):
                     if key in fields:
                         raise Problem(422, f"The field `{key}` may be sent once.")
@@ -118,7 +126,28 @@ async def _read_form(
         if exc.status_code == 400 and "Too many files" in str(exc.detail):
             raise _too_large(f"Too many files; the limit is {LIMITS.max_files}.") from None
         raise
+    _name_option_files(texts, paths)
     return texts, fields
+
+
+def _checked_path(value: str) -> str:
+    """An explicit option-file path: printable, bounded, not climbing out with `..`."""
+    path = value.strip()
+    if len(path) > MAX_PATH_CHARS or not path.isprintable() or ".." in path.replace("\\", "/").split("/"):
+        raise Problem(
+            422, f"`{PATH_FIELD}` must be a plain file path of at most {MAX_PATH_CHARS} characters."
+        )
+    return path
+
+
+def _name_option_files(texts: dict[str, list[NamedText]], paths: list[str]) -> None:
+    """The n-th `mycnf_path` names the n-th `mycnf` part (an empty one keeps the upload's filename)."""
+    files = texts.get("mycnf", [])
+    if len(paths) > len(files):
+        raise Problem(422, f"{len(paths)} `{PATH_FIELD}` fields for {len(files)} `mycnf` files.")
+    for index, path in enumerate(paths):
+        if path:
+            files[index] = NamedText(path, files[index].text)
 
 
 def _validate(model: type[ModelT], data: bytes | dict[str, Any]) -> ModelT:

@@ -13,9 +13,10 @@ from starlette.concurrency import run_in_threadpool
 from api.audit_flow import audit_location, is_finished, wait_for_audit
 from api.deps import CurrentOrg, DbSession, IdempotencyKey, JsonBody, Pagination, WaitSeconds
 from api.problems import Problem
-from api.schemas.audits import AuditCreate, AuditRead
+from api.schemas.audits import AuditCreate, AuditRead, RecommendedFiles
 from api.schemas.common import AUTHENTICATED, AuditStatus, Page, Severity, problem_responses
 from services import audits
+from services.audits.files import files_zip
 from services.jobs import unit_of_work
 from store.models import AuditStatus as AuditState
 
@@ -99,13 +100,17 @@ async def get_audit(audit_id: str, org: CurrentOrg, wait: WaitSeconds = 0) -> Au
     return AuditRead.model_validate(await wait_for_audit(org.id, audit_id, wait))
 
 
-async def _finished_file(org_id: str, audit_id: str, wait: float, member: str) -> str:
+async def _finished(org_id: str, audit_id: str, wait: float, member: str) -> dict[str, Any]:
     view: dict[str, Any] = await wait_for_audit(org_id, audit_id, wait, with_files=True)
     if view["status"] != AuditState.SUCCEEDED:
         raise Problem(
             409, f"Audit {audit_id} is {view['status']}; its {member} exists once it has succeeded."
         )
-    return str(view[member] or "")
+    return view
+
+
+async def _finished_file(org_id: str, audit_id: str, wait: float, member: str) -> str:
+    return str((await _finished(org_id, audit_id, wait, member))[member] or "")
 
 
 FILE_RESPONSES = problem_responses(404, 409, 422, *AUTHENTICATED)
@@ -131,3 +136,28 @@ async def get_audit_diff(audit_id: str, org: CurrentOrg, wait: WaitSeconds = 0) 
 async def get_audit_mycnf(audit_id: str, org: CurrentOrg, wait: WaitSeconds = 0) -> Response:
     """The uploaded my.cnf with every recommendation applied; a 409 problem until the audit has succeeded."""
     return PlainTextResponse(await _finished_file(org.id, audit_id, wait, "mycnf"))
+
+
+@router.get(
+    "/{audit_id}/files",
+    summary="Every recommended option file, and the drop-in alternative",
+    responses=FILE_RESPONSES,
+)
+async def get_audit_files(audit_id: str, org: CurrentOrg, wait: WaitSeconds = 0) -> RecommendedFiles:
+    """Each uploaded option file with its path, recommended text and diff; a 409 until it has succeeded."""
+    view = await _finished(org.id, audit_id, wait, "files")
+    return RecommendedFiles.model_validate({"files": view["files"] or [], "dropin": view["dropin"]})
+
+
+@router.get(
+    "/{audit_id}/files.zip",
+    summary="Every recommended option file as a zip",
+    response_class=Response,
+    responses={200: {"content": {"application/zip": {}}}, **FILE_RESPONSES},
+)
+async def get_audit_files_zip(audit_id: str, org: CurrentOrg, wait: WaitSeconds = 0) -> Response:
+    """The files under their paths, the combined diff and the drop-in file under `dropin/`."""
+    view = await _finished(org.id, audit_id, wait, "files")
+    body = files_zip(view["files"] or [], view["dropin"])
+    disposition = f'attachment; filename="innotune-{audit_id}.zip"'
+    return Response(body, media_type="application/zip", headers={"Content-Disposition": disposition})

@@ -89,8 +89,40 @@ class AuditRead(ReadModel):
     links: dict[str, str] = Field(default_factory=dict)
 
 
+class RecommendedFileRead(ReadModel):
+    """One option file as handed back: its path, the recommended text, and its unified diff."""
+
+    path: str = Field(description="The path the file was uploaded with.")
+    recommended: str = Field(description="The whole file with the changes made; secret lines kept out.")
+    diff: str = Field(description="`patch -p1` from `/` applies it; empty when the file is unchanged.")
+
+
+class DropInRead(ReadModel):
+    """One override file read after the user's own, holding every changed setting."""
+
+    path: str = Field(description="Where to install it (an `!includedir` folder, else beside the main file).")
+    text: str
+    include_line: str | None = Field(
+        description="The line to append to `include_into`; null when read already."
+    )
+    include_into: str | None
+    cannot_fix: list[str] = Field(
+        description="Changes the override file cannot make (removals, later lines)."
+    )
+
+
+class RecommendedFiles(ReadModel):
+    """Every recommended file and the drop-in alternative."""
+
+    files: list[RecommendedFileRead]
+    dropin: DropInRead | None
+
+
 class AuditWithFiles(AuditRead):
-    """An audit with the unified diff and the recommended my.cnf (null until it has succeeded)."""
+    """An audit with the unified diff, the recommended my.cnf and every recommended file (null until it
+    has succeeded). `diff` is the combined diff of all files; `mycnf` is the main (first) file."""
 
     diff: str | None = None
     mycnf: str | None = None
+    files: list[RecommendedFileRead] | None = None
+    dropin: DropInRead | None = None

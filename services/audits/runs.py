@@ -52,7 +52,7 @@ def finish(audit: Audit, status: AuditStatus, error: str | None = None) -> None:
 def clear_results(audit: Audit) -> None:
     """Forget an earlier run's results (the audit runs again, or failed)."""
     audit.findings = audit.diff = audit.mycnf = audit.warnings = audit.worst_severity = None
-    audit.figures = None
+    audit.figures = audit.files = audit.dropin = None
     clear_audit_facts(audit)
 
 
@@ -112,6 +112,8 @@ def execute_audit(session: Session, audit_id: str) -> Audit | None:
     audit.findings = result["findings"]
     audit.diff = result["diff"]
     audit.mycnf = result["mycnf"]
+    audit.files = result["files"]
+    audit.dropin = result["dropin"]
     audit.warnings = result["warnings"]
     audit.figures = result["figures"]
     audit.worst_severity = outcome.worst_severity

@@ -32,6 +32,7 @@ def audit_links(audit: Audit) -> dict[str, str]:
         "self": f"{API_PREFIX}/audits/{audit.id}",
         "diff": f"{API_PREFIX}/audits/{audit.id}/diff",
         "mycnf": f"{API_PREFIX}/audits/{audit.id}/mycnf",
+        "files": f"{API_PREFIX}/audits/{audit.id}/files",
         "snapshot": f"{API_PREFIX}/snapshots/{audit.snapshot_id}",
     }
     if audit.server_id is not None:

@@ -59,6 +59,10 @@ class Audit(Base):
     findings: Mapped[list[dict[str, Any]] | None] = mapped_column(JSONType, nullable=True)
     diff: Mapped[str | None] = mapped_column(Text, nullable=True)
     mycnf: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: every option file handed back: [{path, recommended, diff}], in upload order.
+    files: Mapped[list[dict[str, str]] | None] = mapped_column(JSONType, nullable=True)
+    #: the override-file alternative: {path, text, include_line, include_into, cannot_fix}.
+    dropin: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
     warnings: Mapped[list[str] | None] = mapped_column(JSONType, nullable=True)
     #: the numbers behind the audit's pictures (advisor.figures.AuditFigures), null until it succeeded.
     figures: Mapped[dict[str, int | None] | None] = mapped_column(JSONType, nullable=True)

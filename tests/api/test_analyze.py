@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import io
+import subprocess
 import uuid
+import zipfile
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
@@ -124,3 +128,59 @@ def test_idempotency_key_on_analyze(client: TestClient, tenants: Tenants, worker
         "/v1/analyze", files=corpus_upload(), data={**FACTS, "memory": "32G"}, headers=headers
     )
     assert_problem(other, 409)
+
+
+TWO_FILES = {
+    "/etc/mysql/my.cnf": "[client]\npassword = s3cret\n\n[mysqld]\nmax_connections = 151\n!includedir /etc/mysql/conf.d/\n",
+    "/etc/mysql/conf.d/tuning.cnf": "[mysqld]\ninnodb_buffer_pool_size = 8M\ninnodb_flush_method = normal\n",
+}
+
+
+def test_two_files_come_back_with_their_paths_and_the_combined_diff_applies_from_root(
+    client: TestClient, tenants: Tenants, worker: WorkerProcess, tmp_path: Path
+) -> None:
+    """Two option files uploaded with explicit paths: both come back (audit resource, /files, the zip),
+    and `patch -p1` of the combined diff in a fake root gives exactly the recommended files."""
+    files = [("mycnf", (PurePosixPath(path).name, text.encode())) for path, text in TWO_FILES.items()]
+    data = {**FACTS, "server_version": "10.11.6-MariaDB", "mycnf_path": list(TWO_FILES)}
+    response = client.post(
+        "/v1/analyze", params={"wait": 30}, files=files, data=data, headers=tenants.mine.headers
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert [file["path"] for file in body["files"]] == list(TWO_FILES)
+    assert body["dropin"]["path"] == "/etc/mysql/conf.d/zz-innotune.cnf"
+    assert "s3cret" not in response.text and "[REDACTED]" not in body["diff"]
+    for path, text in TWO_FILES.items():
+        target = tmp_path / path.lstrip("/")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text.replace("s3cret", "[REDACTED]"))  # what the service stored
+    run = subprocess.run(
+        ["patch", "-p1", "--batch"], input=body["diff"], text=True, cwd=tmp_path, capture_output=True
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    recommended = {file["path"]: file["recommended"] for file in body["files"]}
+    tuning = "/etc/mysql/conf.d/tuning.cnf"
+    assert (tmp_path / tuning.lstrip("/")).read_text() == recommended[tuning]
+    listed = client.get(f"/v1/audits/{body['id']}/files", headers=tenants.mine.headers).json()
+    assert [file["path"] for file in listed["files"]] == list(TWO_FILES)
+    archive = client.get(f"/v1/audits/{body['id']}/files.zip", headers=tenants.mine.headers)
+    assert archive.headers["content-type"] == "application/zip"
+    names = zipfile.ZipFile(io.BytesIO(archive.content)).namelist()
+    assert {
+        "etc/mysql/my.cnf",
+        "etc/mysql/conf.d/tuning.cnf",
+        "dropin/etc/mysql/conf.d/zz-innotune.cnf",
+    } <= set(names)
+
+
+def test_more_paths_than_files_is_a_clear_422(client: TestClient, tenants: Tenants) -> None:
+    """A `mycnf_path` without its file is refused with a problem naming both counts."""
+    response = client.post(
+        "/v1/analyze",
+        files=[("mycnf", ("my.cnf", b"[mysqld]\n"))],
+        data={"mycnf_path": ["/etc/my.cnf", "/etc/other.cnf"]},
+        headers=tenants.mine.headers,
+    )
+    assert_problem(response, 422)
+    assert "2 `mycnf_path` fields for 1 `mycnf` files" in response.json()["detail"]

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from advisor.redact import is_secret_option
 from cli.main import cli
 from tests.corpus import CORPUS
+from tests.recommended import assert_same_but_secrets
 
 SUMMARY_SAMPLES = CORPUS / "percona-toolkit" / "t" / "pt-mysql-summary" / "samples"
 # Corpus folders where a my.cnf and SHOW VARIABLES come from the same server.
@@ -104,21 +104,6 @@ def test_audit_of_each_corpus_server(folder: Path, tmp_path: Path) -> None:
     if report["diff"]:
         subprocess.run(["patch", "-s", str(original)], input=report["diff"], text=True, check=True)
     assert_same_but_secrets(original.read_text(), report["mycnf"])
-
-
-KEPT_OUT = "# innotune: a line holding a secret is kept out of this copy; keep your own"
-
-
-def assert_same_but_secrets(patched: str, recommended: str) -> None:
-    """The patched original is the recommended copy, except that the copy holds a comment where the
-    original has a secret (the diff never touches those lines)."""
-    patched_lines, recommended_lines = patched.splitlines(), recommended.splitlines()
-    assert len(patched_lines) == len(recommended_lines)
-    for ours, theirs in zip(recommended_lines, patched_lines, strict=True):
-        if ours == KEPT_OUT:
-            assert is_secret_option(theirs.split("=", 1)[0]), theirs
-        else:
-            assert ours == theirs
 
 
 def test_innotune_audit_runs_as_a_process_offline() -> None:
