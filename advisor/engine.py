@@ -30,6 +30,7 @@ from advisor.inputs.statusvars import (
     parse_status,
     parse_variables,
 )
+from advisor.live_sql import order_live_sql
 from advisor.model import AuditInputs, AuditResult, VersionSource
 from advisor.rules import Proposal, Rule
 from advisor.sql import apply_sql, same_value
@@ -238,7 +239,7 @@ def audit(inputs: AuditInputs) -> AuditResult:
     """The whole offline audit."""
     parsed = parse_inputs(inputs)
     ctx = build_context(parsed, inputs)
-    findings = settle_conflicts(run_rules(ctx))
+    findings = order_live_sql(ctx, settle_conflicts(run_rules(ctx)))
     findings.sort(key=lambda f: (f.severity.rank, f.advisor, f.rule, f.variable or ""))
     recommendation = render_recommendation(ctx, findings)
     return AuditResult(
