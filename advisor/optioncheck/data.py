@@ -111,7 +111,8 @@ def foreign() -> Foreign:
     mysql_names = set(_read(MYSQL_FILE)["names"])
     return Foreign(
         mysql_only=frozenset(mysql_names - maria_names),
-        mariadb_only=frozenset(name for name, f in mariadb().options.items() if f.plugin is None) - mysql_names,
+        # MySQL's list has no plugin names, so InnoDB names cannot be called MariaDB-only
+        mariadb_only=frozenset(name for name in maria_names if not name.startswith("innodb")) - mysql_names,
         plugin_prefixes=document["plugin_prefixes"],
         windows_only_values=document["windows_only_values"],
     )

@@ -50,7 +50,9 @@ def refusable(entry: dict[str, object]) -> bool:
 
 def probe(mariadbd: str, options: dict[str, dict[str, object]], plugins: list[str]) -> None:
     """Mark which plugin parses each option family and which core options are parsed early."""
-    jobs = [(name, value) for name, entry in options.items() if (value := probe_value(entry)) is not None]
+    jobs: list[tuple[str, str | None]] = [
+        (name, value) for name, entry in options.items() if (value := probe_value(entry)) is not None
+    ]
     jobs += [(name, None) for name, entry in options.items() if entry["type"] == "bool" and entry["arg"] == "REQUIRED"]
     with ThreadPoolExecutor(max_workers=2) as pool:  # a bare boolean that needs a value names its plugin
         results = list(pool.map(lambda job: run_line(mariadbd, job[0] if job[1] is None else f"{job[0]}={job[1]}"), jobs))
@@ -65,7 +67,7 @@ def probe(mariadbd: str, options: dict[str, dict[str, object]], plugins: list[st
             options[name]["early"] = True
     for plugin in plugins:  # options nobody could probe (strings) follow their family's plugin
         family = canonical(plugin) + "_"
-        members = [e for key, e in options.items() if key.startswith(family) and e["src"] != "help+probe"]
+        members = [e for key, e in options.items() if key.startswith(family) and not str(e["src"]).startswith("help+probe")]
         owners = {entry.get("plugin") for entry in members if refusable(entry)}
         if owners == {plugin}:
             for entry in members:

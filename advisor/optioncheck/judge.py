@@ -39,8 +39,8 @@ class _Judgement:
         self.specials: list[str] = []
 
     def verdict(self, outcome: Outcome, reason: str, message: str, **extra: object) -> Verdict:
-        return Verdict(outcome, message, reason, self.written, basis=self.basis,
-                       certain=self.certain and bool(extra.pop("certain", True)), **extra)  # type: ignore[arg-type]  # fmt: skip
+        certain = bool(extra.pop("certain", True)) and self.certain
+        return Verdict(outcome, message, reason, self.written, basis=self.basis, certain=certain, **extra)  # type: ignore[arg-type]
 
     def resolve(self, name: str) -> Resolution:
         if self.flavor == "mariadb":
