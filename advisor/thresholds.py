@@ -141,6 +141,10 @@ class MemoryThresholds:
     # MySQL 8.0+ TempTable engine: RAM for all in-memory temporary tables together when
     # temptable_max_ram is not in the inputs (its 8.0 default).
     temptable_ram_assumed_bytes: int = 1 * GIB
+    # An in-memory temporary table limit (tmp_table_size / max_heap_table_size) is raised to match the
+    # other only up to this share of usable memory: each session may hold such a table (MariaDB KB,
+    # "MariaDB Memory Allocation": about 1% of RAM).
+    max_temp_table_fraction_of_memory: float = 0.01
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,21 @@ def _evidence(ctx: AuditContext, budget: MemoryBudget) -> tuple[Evidence, ...]:
     return tuple(found)
 
 
+def _reserve_text(budget: MemoryBudget) -> str:
+    """How the limit was set: what is kept back for the OS and what the temporary tables count for."""
+    kept = describe_bytes(budget.usable_bytes - budget.limit_bytes)
+    return f"{kept} kept back for the OS; temporary tables counted once, not per connection"
+
+
+def _raise_fits(ctx: AuditContext, growth_bytes: int, limit_bytes: int) -> bool:
+    """Raising the lower temporary table limit by `growth_bytes` to `limit_bytes` keeps the budget (one
+    table counted once) and stays within a modest share of memory (each session may hold one)."""
+    budget, usable = memory_budget(ctx), ctx.usable_memory
+    if usable is not None and limit_bytes > usable * ctx.thresholds.memory.max_temp_table_fraction_of_memory:
+        return False
+    return budget is None or _worst_case_after(ctx, budget) + growth_bytes <= budget.limit_bytes
+
+
 def _worst_case_after(ctx: AuditContext, budget: MemoryBudget) -> int:
     """The worst case once buffer_pool.undersized's advice is applied too (it may grow the pool)."""
     target, pool_after = pool_target(ctx), budget.pool_bytes
@@ -69,19 +84,22 @@ def overcommitted(ctx: AuditContext) -> Iterator[Proposal]:
     (the lower of RAM and a container limit), keeping back 5% of it and at least 1 GiB (a quarter of a
     small machine) for the OS.
 
-    Why it matters: when every allowed connection runs a sort, a join and a temporary table at once the
-    server needs the worst-case sum; beyond usable memory it swaps or the OOM killer ends mysqld, and a
-    crash under peak load is the worst time to lose the server.
+    Why it matters: when every allowed connection sorts and joins at once the server needs the
+    worst-case sum; beyond usable memory it swaps or the OOM killer ends mysqld, and a crash under peak
+    load is the worst time to lose the server.
 
     What we recommend: bring the sum under the limit — lower max_connections to what the application
     uses, shrink the per-connection buffers, or the buffer pool (buffer_pool sizes it from what is left).
     Critical when the global buffers alone, or the worst case at the busiest moment seen so far
-    (Max_used_connections), exceed usable memory.
+    (Max_used_connections), exceed usable memory. The rationale names the connection count and the
+    limit it used.
 
-    Caveats: how we count: global = buffer pool, log buffer, key buffer, query cache, Aria page cache,
-    TempTable RAM (MySQL 8.0+); per connection = sort, join, read, read_rnd buffers, thread stack,
-    binlog cache and one in-memory temporary table (the lower of tmp_table_size and max_heap_table_size,
-    where MEMORY tables hold them). A pessimistic bound: most connections use far less; a query can also
+    Caveats: the model is MySQLTuner's, after the MySQL manual's "How MySQL Uses Memory": global =
+    buffer pool, log buffer, key buffer, query cache, Aria page cache, and one in-memory temporary table
+    (the lower of tmp_table_size and max_heap_table_size; TempTable's temptable_max_ram on MySQL 8.0+);
+    per connection = sort, join, read, read_rnd buffers, thread stack and binlog cache. A full temporary
+    table in every connection at once is not counted: the limit is a per-table ceiling, most are small,
+    and a larger one goes to disk. Still pessimistic: most connections use far less; a query can also
     allocate some buffers twice. InnoDB's own overhead beyond the pool is covered by the reserve only.
     """
     budget = memory_budget(ctx)
@@ -91,7 +109,8 @@ def overcommitted(ctx: AuditContext) -> Iterator[Proposal]:
     usable = budget.usable_bytes
     critical = budget.global_bytes >= usable or (peak is not None and peak > usable)
     peak_text = (
-        f" At the {budget.max_used_connections} connections seen at the busiest moment it is "
+        f" At the {budget.max_used_connections} connections seen at the busiest moment "
+        f"(Max_used_connections) it is "
         f"{describe_bytes(peak)}."
         if peak is not None
         else " Give SHOW GLOBAL STATUS to compare with the connections actually used."
@@ -102,10 +121,11 @@ def overcommitted(ctx: AuditContext) -> Iterator[Proposal]:
         rationale=f"Global buffers take {describe_bytes(budget.global_bytes)} "
         f"({_items(budget.global_items)}); "
         f"each connection may add {describe_bytes(budget.per_connection_bytes)} "
-        f"({_items(budget.per_connection_items)}). At max_connections={budget.max_connections} that is "
-        f"{describe_bytes(budget.worst_case_bytes)}, beyond the {describe_bytes(budget.limit_bytes)} "
-        f"limit of the {describe_bytes(usable)} usable.{peak_text}{advice} Otherwise the server risks "
-        "swapping and the OOM killer.",
+        f"({_items(budget.per_connection_items)}). At max_connections={budget.max_connections} (the "
+        f"configured limit) that is {describe_bytes(budget.worst_case_bytes)}, beyond the "
+        f"{describe_bytes(budget.limit_bytes)} limit of the {describe_bytes(usable)} usable "
+        f"({_reserve_text(budget)}).{peak_text}{advice} Otherwise the server risks swapping and the OOM "
+        "killer.",
         evidence=_evidence(ctx, budget),
         severity=Severity.CRITICAL if critical else None,
     )
@@ -120,9 +140,9 @@ def tmp_table_limits_differ(ctx: AuditContext) -> Iterator[Proposal]:
     Why it matters: raising only tmp_table_size does nothing — temporary tables still go to disk at
     max_heap_table_size — and the configuration says something it does not do.
 
-    What we recommend: equal values: the lower one raised to the higher when the memory budget still
-    fits with the buffer pool at its recommended size (or memory is unknown), else the higher one
-    lowered.
+    What we recommend: equal values: the lower one raised to the higher when the higher is at most 1%
+    of usable memory (each session may hold such a table) and the memory budget still fits with the
+    buffer pool at its recommended size (or memory is unknown), else the higher one lowered.
 
     Caveats: max_heap_table_size also caps user-created MEMORY tables. MySQL 8.0's TempTable engine
     (the default) uses tmp_table_size and temptable_max_ram instead, so the rule is quiet there.
@@ -137,18 +157,20 @@ def tmp_table_limits_differ(ctx: AuditContext) -> Iterator[Proposal]:
         low_name, high_name, low, high = "tmp_table_size", "max_heap_table_size", tmp_bytes, heap_bytes
     else:
         low_name, high_name, low, high = "max_heap_table_size", "tmp_table_size", heap_bytes, tmp_bytes
-    budget = memory_budget(ctx)
-    raise_fits = (
-        budget is None
-        or _worst_case_after(ctx, budget) + budget.max_connections * (high - low) <= budget.limit_bytes
-    )
+    raise_fits = _raise_fits(ctx, high - low, high)
     variable, value = (low_name, high) if raise_fits else (high_name, low)
     yield Proposal(
         title="tmp_table_size and max_heap_table_size differ",
         rationale=f"In-memory temporary tables are limited by the lower of tmp_table_size and "
         f"max_heap_table_size, here {low_name} = {describe_bytes(low)}; the {describe_bytes(high)} of "
         f"{high_name} is never used for them. Set {variable} to {describe_bytes(value)} so both say the same"
-        + ("." if raise_fits else " (raising the other would not fit the memory budget)."),
+        + (
+            "."
+            if raise_fits
+            else f" (raising the other would not fit the memory budget, or would let every "
+            f"session hold a table of more than {ctx.thresholds.memory.max_temp_table_fraction_of_memory:.0%} "
+            "of memory)."
+        ),
         evidence=(
             Evidence("tmp_table_size", describe_bytes(tmp_bytes), tmp.where()),
             Evidence("max_heap_table_size", describe_bytes(heap_bytes), heap.where()),

@@ -5,12 +5,15 @@ connection — at max_connections (the worst case the configuration allows) and 
 (the worst case at the busiest moment seen so far). The buffer pool may have what is left of the memory
 limit once everything else is counted, so a recommended pool never pushes the configuration past it.
 
-How we count: global = innodb_buffer_pool_size, innodb_log_buffer_size, key_buffer_size, query_cache_size,
-aria_pagecache_buffer_size (MariaDB), innodb_additional_mem_pool_size (old servers) and, on MySQL 8.0+ with
-the TempTable engine, temptable_max_ram (its RAM pool is shared by all sessions). Per connection =
-sort_buffer_size, join_buffer_size, read_buffer_size, read_rnd_buffer_size, thread_stack, binlog_cache_size
-(when the binary log is on) and, where MEMORY tables hold internal temporary tables, one temporary table
-at the lower of tmp_table_size and max_heap_table_size. Each buffer is counted once per connection,
+How we count (MySQLTuner's model, after the MySQL manual's "How MySQL Uses Memory"): global =
+innodb_buffer_pool_size, innodb_log_buffer_size, key_buffer_size, query_cache_size,
+aria_pagecache_buffer_size (MariaDB), innodb_additional_mem_pool_size (old servers), and one in-memory
+temporary table — where MEMORY tables hold them, at the lower of tmp_table_size and max_heap_table_size;
+on MySQL 8.0+ with the TempTable engine, temptable_max_ram (its RAM pool is shared by all sessions).
+Per connection = sort_buffer_size, join_buffer_size, read_buffer_size, read_rnd_buffer_size,
+thread_stack, binlog_cache_size (when the binary log is on). A full temporary table in every connection
+at once is not a load anyone sees: the limits are a ceiling per table, most implicit temporary tables
+are small, and one that outgrows the limit moves to disk. Each buffer is counted once per connection,
 although a complex query can allocate some of them more than once.
 """
 
@@ -165,10 +168,7 @@ def _compute(ctx: AuditContext) -> MemoryBudget | None:
     if ctx.config.flag("log_bin") is not False:  # a binary log cache per connection that writes
         per_connection += [item for item in (_item(ctx, "binlog_cache_size"),) if item is not None]
     temp = temp_table_limit(ctx)
-    if temp is not None:
-        per_connection.append(temp)
-    else:
-        global_items.append(_temptable_ram(ctx))
+    global_items.append(temp if temp is not None else _temptable_ram(ctx))  # counted once, not per connection
     max_used = ctx.status.value("Max_used_connections") if ctx.status is not None else None
     return MemoryBudget(
         usable_bytes=usable,

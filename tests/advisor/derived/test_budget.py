@@ -33,7 +33,8 @@ def _context(
 
 
 def test_budget_counts_the_real_servers_buffers() -> None:
-    """Global and per-connection buffers are the dump's values; no binlog cache with log_bin OFF."""
+    """Global and per-connection buffers are the dump's values; no binlog cache with log_bin OFF; one
+    in-memory temporary table counted once among the global buffers, not per connection."""
     budget = memory_budget(_context())
     assert budget is not None
     assert {item.name: item.size_bytes for item in budget.global_items} == {
@@ -42,6 +43,7 @@ def test_budget_counts_the_real_servers_buffers() -> None:
         "key_buffer_size": 134217728,
         "query_cache_size": 1048576,
         "aria_pagecache_buffer_size": 134217728,
+        "in-memory temporary table": 16777216,
     }
     per_connection = {item.name: item.size_bytes for item in budget.per_connection_items}
     assert per_connection == {
@@ -50,12 +52,11 @@ def test_budget_counts_the_real_servers_buffers() -> None:
         "read_buffer_size": 131072,
         "read_rnd_buffer_size": 262144,
         "thread_stack": 299008,
-        "in-memory temporary table": 16777216,
     }
     assert budget.max_connections == 151
     assert budget.max_used_connections == 17
-    assert budget.worst_case_bytes == 420478976 + 151 * 19828736
-    assert budget.observed_peak_bytes == 420478976 + 17 * 19828736
+    assert budget.worst_case_bytes == 437256192 + 151 * 3051520
+    assert budget.observed_peak_bytes == 437256192 + 17 * 3051520
 
 
 def test_limit_keeps_back_five_percent_or_a_gib() -> None:
