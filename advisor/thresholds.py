@@ -180,6 +180,14 @@ class UndoThresholds:
     max_transactions_listed: int = 5
     # innodb_purge_threads to recommend when purge falls behind.
     purge_threads_target: int = 4
+    # History growth between two snapshots worth a finding below the fixed marks: at least this many
+    # entries (a busy OLTP server's list swings by a few thousand as purge runs in batches) ...
+    history_growth_min_entries: int = 5_000
+    # ... at this many entries per second or more (purge is not keeping up with the change rate).
+    history_growth_min_per_second: float = 1.0
+    # A transaction holding a read view this long is named as what holds purge back: a minute is many
+    # purge rounds, and no OLTP statement needs a snapshot that old.
+    read_view_holder_seconds: int = 60
 
 
 @dataclass(frozen=True)
