@@ -39,6 +39,15 @@ class BufferPoolThresholds:
     warmup_min_bytes: int = 1 * GIB
     # Recommended sizes are whole GiB from this size on (128 MiB steps below it).
     whole_gib_from_bytes: int = 8 * GIB
+    # On a dedicated server a pool under this share of usable memory was never sized (the 128 MiB
+    # default is 0.5% of 24 GiB): a warning on any evidence, or none, unless an input shows it suffices.
+    misconfigured_fraction_of_memory: float = 0.05
+    # Non-InnoDB tables (MyISAM, Aria: cached by the OS or their own caches) at or above this share of
+    # usable memory are another big consumer: the server is not all InnoDB's to grow into.
+    other_engines_max_fraction_of_memory: float = 0.10
+    # Schema facts with InnoDB data at least this many times the pool are strong evidence that it is
+    # short (below that, the working set may still fit: fair).
+    strong_data_multiple_of_pool: float = 2.0
 
 
 @dataclass(frozen=True)
@@ -61,6 +70,9 @@ class RedoLogThresholds:
     blob_headroom: float = 1.25
     # Recommended redo sizes are rounded up to a multiple of this.
     size_step_bytes: int = 256 * MIB
+    # Only dirty pages need redo: the target never exceeds what innodb_max_dirty_pages_pct lets the
+    # (recommended) pool hold dirty, nor the InnoDB data plus this headroom when schema facts give it.
+    dirty_data_headroom: float = 1.25
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,10 @@
 """Facts several advisors share, each computed once per audit (`advisor.derived.cache`).
 
 - `budget`: the memory budget (what the configuration may allocate against the memory limit);
-- `pool_sizing`: buffer pool geometry, the pool size to recommend, and whether the pool is short;
+- `evidence`: the strength of every status rate, graded by its window (strong / fair / weak);
+- `pool_sizing`: buffer pool geometry, the pool size to recommend, whether the server is dedicated;
+- `pool_pressure`: whether the pool is short, every input weighed by the strength of its evidence;
+- `pool_plan`: the pool this audit recommends (one decision; the redo log is sized against it);
 - `redo_sizing`: the redo capacity in effect, the write rate and the size every redo rule recommends;
 - `io_sizing`: innodb_io_capacity targets by storage, and whether flushing lags;
 - `replication`: binary logging, its format, the isolation level in effect;

@@ -55,6 +55,13 @@ class WindowGrade:
     def weak(self) -> bool:
         return self.grade is Grade.WEAK
 
+    @property
+    def span(self) -> str:
+        """The window for a sentence: `over 20 s between two snapshots`, `since startup (uptime 9 s)`."""
+        if self.window.startswith("rate over "):
+            return self.window.removeprefix("rate ")
+        return self.window.replace("average since startup", "since startup")
+
     def describe(self) -> str:
         """`rate over 20 s between two snapshots — weak evidence (under a minute between the snapshots)`."""
         why = "" if self.grade is Grade.STRONG else f" ({self.reason})"

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from advisor.derived.budget import POOL, POOL_STEP_BYTES, memory_budget
 from advisor.derived.cache import once_per_audit
 from advisor.derived.settings import sized_by_dedicated_server
 from advisor.findings import Evidence
+from advisor.model import Profile
 from advisor.units import GIB, describe_bytes, parse_size
 
 if TYPE_CHECKING:
@@ -87,12 +88,14 @@ def round_pool_bytes(ctx: AuditContext, target_bytes: int, *, up: bool = False) 
 
 @dataclass(frozen=True, slots=True)
 class PoolTarget:
-    """The pool size we would run: a share of memory, capped by the data and the memory budget."""
+    """The pool size we would run: a share of memory, capped by the memory budget and, unless the
+    server is dedicated to a growing production dataset, by the data. `headroom` says what it leaves."""
 
     size_bytes: int
     unrounded_bytes: int
     reasons: str
     evidence: tuple[Evidence, ...]
+    headroom: str = ""
 
 
 def configured_pool(ctx: AuditContext) -> tuple[int, Setting] | None:
@@ -105,108 +108,102 @@ def configured_pool(ctx: AuditContext) -> tuple[int, Setting] | None:
 
 
 @once_per_audit
+def dedicated(ctx: AuditContext) -> tuple[bool, str]:
+    """Is the machine's memory MySQL's to grow into, and why (or why not)?
+
+    The inputs cannot declare other programs on the host, so we assume a production server is
+    dedicated unless an input shows another big consumer: non-InnoDB tables (MyISAM, Aria) that
+    live in the OS page cache or their own caches. A ci-profile box shares its memory with what runs
+    the tests, and its data does not grow: not dedicated.
+    """
+    if ctx.profile != Profile.PRODUCTION:
+        return False, "a ci box shares its memory with what runs the tests"
+    usable = ctx.usable_memory
+    if ctx.schema is not None and usable:
+        others = sum(table.total_bytes for table in ctx.schema.tables if not table.is_innodb)
+        if others >= usable * ctx.thresholds.buffer_pool.other_engines_max_fraction_of_memory:
+            return False, f"{describe_bytes(others)} of non-InnoDB tables need memory outside the pool"
+    return True, "a production server, assumed dedicated: no other large consumer of memory in the inputs"
+
+
+def _dataset_cap(ctx: AuditContext, target: int) -> tuple[int, bool, str | None]:
+    """Cap the target at the data + headroom, unless a dedicated server sizes for growth."""
+    if ctx.schema is None:
+        return target, False, None
+    data = ctx.schema.innodb_data_and_index_bytes
+    fitted = int(data * ctx.thresholds.buffer_pool.dataset_headroom)
+    if not data or fitted >= target:
+        return target, False, None
+    is_dedicated, why = dedicated(ctx)
+    if is_dedicated:
+        return (
+            target,
+            False,
+            (
+                f"on a dedicated production server the pool is sized for growth, not to today's "
+                f"{describe_bytes(data)} of InnoDB data — {why}"
+            ),
+        )
+    return fitted, True, f"the whole InnoDB dataset plus headroom needs only {describe_bytes(fitted)}: {why}"
+
+
+def _budget_cap(ctx: AuditContext, target: int) -> tuple[int, str | None]:
+    """Cap the target by what the memory budget leaves the pool."""
+    budget = memory_budget(ctx)
+    if budget is None or budget.pool_room_bytes >= target:
+        return target, None
+    others = budget.worst_case_bytes - budget.pool_bytes
+    floor = int(target * ctx.thresholds.buffer_pool.undersized_fraction_of_target)
+    if budget.pool_room_bytes >= floor:
+        return budget.pool_room_bytes, (
+            f"memory caps the buffer pool: everything else may take {describe_bytes(others)} at "
+            f"max_connections={budget.max_connections}, which leaves {describe_bytes(budget.pool_room_bytes)} "
+            f"within the {describe_bytes(budget.limit_bytes)} memory limit"
+        )
+    # the other buffers alone overcommit memory: size the pool as if they were fixed
+    return floor, (
+        f"everything else may take {describe_bytes(others)} at max_connections={budget.max_connections}, "
+        "too much to leave the pool a sensible share; this size assumes those buffers are brought down "
+        "(see memory.overcommitted)"
+    )
+
+
+def _headroom(ctx: AuditContext, size: int, usable: int) -> str:
+    """What a pool of `size` leaves: room for the data to grow, and memory outside the pool."""
+    outside = (
+        f"{describe_bytes(max(usable - size, 0))} of the {describe_bytes(usable)} stays outside the pool"
+    )
+    data = ctx.schema.innodb_data_and_index_bytes if ctx.schema is not None else 0
+    if not data or data >= size:
+        return f"{outside} for the OS, connections and the other buffers."
+    ratio = size / data
+    grow = f"{ratio:.0f}×" if ratio >= 2 else f"by {ratio - 1:.0%}"
+    return (
+        f"It leaves room for the InnoDB data to grow {grow} (from {describe_bytes(data)}), and "
+        f"{outside} for the OS, connections and the other buffers."
+    )
+
+
+@once_per_audit
 def pool_target(ctx: AuditContext) -> PoolTarget | None:
-    """About 70% of usable memory, capped by the InnoDB data + headroom and by the memory budget."""
+    """About 70% of usable memory, capped by the memory budget and (unless dedicated) by the data."""
     usable = ctx.usable_memory
     if usable is None:
         return None
     limits = ctx.thresholds.buffer_pool
-    target = int(usable * limits.target_fraction_of_memory)
-    reasons = [f"{limits.target_fraction_of_memory:.0%} of usable memory is {describe_bytes(target)}"]
-    memory_target, fit_dataset = target, False
+    memory_target = int(usable * limits.target_fraction_of_memory)
+    reasons = [f"{limits.target_fraction_of_memory:.0%} of usable memory is {describe_bytes(memory_target)}"]
     evidence = [Evidence("usable memory", describe_bytes(usable), "hardware memory")]
     if ctx.schema is not None:
         data = ctx.schema.innodb_data_and_index_bytes
         evidence.append(Evidence("InnoDB data + indexes", describe_bytes(data), "schema facts"))
-        if data and data * limits.dataset_headroom < target:
-            target, fit_dataset = int(data * limits.dataset_headroom), True
-            reasons.append(f"the whole InnoDB dataset plus headroom needs only {describe_bytes(target)}")
-    budget = memory_budget(ctx)
-    if budget is not None and budget.pool_room_bytes < target:
-        others = budget.worst_case_bytes - budget.pool_bytes
-        floor = int(target * limits.undersized_fraction_of_target)
-        if budget.pool_room_bytes >= floor:
-            target, fit_dataset = budget.pool_room_bytes, False
-            reasons.append(
-                f"memory caps the buffer pool: everything else may take {describe_bytes(others)} at "
-                f"max_connections={budget.max_connections}, which leaves {describe_bytes(target)} within "
-                f"the {describe_bytes(budget.limit_bytes)} memory limit"
-            )
-        else:  # the other buffers alone overcommit memory: size the pool as if they were fixed
-            target, fit_dataset = floor, False
-            reasons.append(
-                f"everything else may take {describe_bytes(others)} at max_connections="
-                f"{budget.max_connections}, too much to leave the pool a sensible share; this size assumes "
-                "those buffers are brought down (see memory.overcommitted)"
-            )
+    target, fit_dataset, why = _dataset_cap(ctx, memory_target)
+    reasons += [why] if why else []
+    capped, why = _budget_cap(ctx, target)
+    if why:
+        target, fit_dataset = capped, False
+        reasons.append(why)
     size = round_pool_bytes(ctx, target, up=fit_dataset)
     if size > memory_target:
         size = round_pool_bytes(ctx, target)
-    return PoolTarget(size, target, "; ".join(reasons), tuple(evidence))
-
-
-Verdict = Literal["short", "enough", "unknown"]
-
-
-def _status_pressure(ctx: AuditContext) -> tuple[Verdict, tuple[Evidence, ...], str] | None:
-    status = ctx.status
-    if status is None:
-        return None
-    requests = status.delta("Innodb_buffer_pool_read_requests")
-    reads = status.delta("Innodb_buffer_pool_reads")
-    reads_per_second = status.rate("Innodb_buffer_pool_reads")
-    if not requests or reads is None or reads_per_second is None:
-        return None
-    limits = ctx.thresholds.buffer_pool
-    miss_rate = reads / requests
-    source = (
-        "SHOW GLOBAL STATUS Innodb_buffer_pool_reads, Innodb_buffer_pool_read_requests, "
-        f"{status.describe_window()}"
-    )
-    evidence = (
-        Evidence(
-            "buffer pool miss rate", f"{miss_rate:.2%} ({reads:,} of {requests:,} page requests)", source
-        ),
-        Evidence("pages read from disk per second", f"{reads_per_second:,.1f}", source),
-    )
-    if miss_rate > limits.max_miss_rate and reads_per_second >= limits.min_disk_reads_per_second:
-        sentence = (
-            f"{miss_rate:.1%} of page requests miss the pool and go to disk "
-            f"({reads_per_second:,.0f} reads per second). "
-        )
-        return "short", evidence, sentence
-    return "enough", evidence, ""
-
-
-def _innodb_pressure(ctx: AuditContext) -> tuple[Verdict, tuple[Evidence, ...], str] | None:
-    innodb = ctx.innodb
-    if innodb is None or innodb.free_buffers is None or innodb.pages_read_per_second is None:
-        return None
-    source = "SHOW ENGINE INNODB STATUS (BUFFER POOL AND MEMORY)"
-    evidence = (
-        Evidence("free buffers", str(innodb.free_buffers), source),
-        Evidence("pages read per second", f"{innodb.pages_read_per_second:,.1f}", source),
-    )
-    if (
-        innodb.free_buffers == 0
-        and innodb.pages_read_per_second >= ctx.thresholds.buffer_pool.min_disk_reads_per_second
-    ):
-        sentence = (
-            f"The pool has no free pages and reads {innodb.pages_read_per_second:,.0f} pages per second "
-            "from disk, evicting others to make room. "
-        )
-        return "short", evidence, sentence
-    return "enough", evidence, ""
-
-
-def pool_pressure(ctx: AuditContext, pool_bytes: int) -> tuple[Verdict, tuple[Evidence, ...], str]:
-    """Is the pool short of memory? Status over the window first, then InnoDB status, then schema facts."""
-    found = _status_pressure(ctx) or _innodb_pressure(ctx)
-    if found is not None:
-        return found
-    if ctx.schema is not None:
-        data = ctx.schema.innodb_data_and_index_bytes
-        if data > pool_bytes:
-            return "short", (), f"The InnoDB data and indexes ({describe_bytes(data)}) do not fit in it. "
-        return "enough", (), ""
-    return "unknown", (), "No status, InnoDB status or schema facts were given to show how often reads miss. "
+    return PoolTarget(size, target, "; ".join(reasons), tuple(evidence), _headroom(ctx, size, usable))

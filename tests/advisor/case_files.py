@@ -9,6 +9,9 @@ variables/status as mappings or texts, InnoDB status, schema facts) and what mus
       recommended: {innodb_buffer_pool_size: 44G}
       severity: {buffer_pool.undersized: warning}
       clean: true                               # no critical or warning finding at all
+      mentions: {redo_log.undersized: [weak evidence]}  # texts in the finding's rationale or evidence
+
+An input given as `{corpus: <path under ../shared/corpus>}` is read from the real corpus file.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 import yaml
 
 from advisor.audit import AuditInputs
+from tests.corpus import corpus_file
 
 CASES_DIR = Path(__file__).parent / "cases"
 
@@ -35,6 +39,7 @@ class Case:
     recommended: dict[str, str] = field(default_factory=dict)
     severity: dict[str, str] = field(default_factory=dict)
     clean: bool = False
+    mentions: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -46,6 +51,8 @@ def _text(value: Any) -> str | None:
         return None
     if isinstance(value, str):
         return value
+    if isinstance(value, dict) and set(value) == {"corpus"}:
+        return corpus_file(value["corpus"]).read_text()
     return json.dumps(value)
 
 
@@ -64,7 +71,7 @@ def _inputs(raw: dict[str, Any]) -> AuditInputs:
         storage=raw.get("storage"),
         variables=_text(raw.get("variables")),
         status=tuple(_text(s) or "" for s in statuses),
-        innodb_status=raw.get("innodb_status"),
+        innodb_status=_text(raw.get("innodb_status")),
         schema=_text(raw.get("schema")),
         hardware=_text(hardware),
         server_version=raw.get("server_version"),
@@ -88,6 +95,7 @@ def load_cases() -> list[Case]:
                 recommended={k: str(v) for k, v in (expect.get("recommended") or {}).items()},
                 severity=dict(expect.get("severity") or {}),
                 clean=bool(expect.get("clean", False)),
+                mentions={k: list(v) for k, v in (expect.get("mentions") or {}).items()},
             )
         )
     return cases

@@ -28,3 +28,11 @@ def test_case(case: Case) -> None:
     by_rule = {f.rule: f.severity.value for f in result.findings}
     for rule_id, severity in case.severity.items():
         assert by_rule.get(rule_id) == severity, f"{case.id}: {rule_id} severity {by_rule.get(rule_id)}"
+    for rule_id, texts in case.mentions.items():
+        said = " ".join(
+            f"{f.rationale} {' '.join(f'{e.value} {e.source}' for e in f.evidence)}"
+            for f in result.findings
+            if f.rule == rule_id
+        )
+        missing = [text for text in texts if text not in said]
+        assert not missing, f"{case.id}: {rule_id} does not mention {missing}: {said}"

@@ -1,4 +1,4 @@
-"""The buffer pool's size against memory, the data and the misses."""
+"""The buffer pool's size against memory, the data and the misses (decided in advisor.derived.pool_plan)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,10 @@ from collections.abc import Iterator
 from advisor.advisors.buffer_pool.common import REF_SIZE, pool_evidence
 from advisor.context import AuditContext
 from advisor.derived.budget import POOL, memory_budget
-from advisor.derived.pool_sizing import configured_pool, pool_pressure, pool_target
+from advisor.derived.evidence import what_to_measure
+from advisor.derived.pool_plan import PoolPlan, misconfigured, pool_plan
+from advisor.derived.pool_pressure import PoolPressure
+from advisor.derived.pool_sizing import configured_pool
 from advisor.findings import Severity
 from advisor.references import MARIADB_MEMORY_ALLOCATION, MYSQL_INNODB_PARAMETERS
 from advisor.rules import Proposal, rule
@@ -15,6 +18,11 @@ from advisor.units import describe_bytes, format_size
 
 REF_PARAMS = f"{MYSQL_INNODB_PARAMETERS}#sysvar_innodb_buffer_pool_size"
 REF_MARIADB = "https://mariadb.com/kb/en/innodb-buffer-pool/"
+
+
+def _plan(ctx: AuditContext, change: str) -> PoolPlan | None:
+    plan = pool_plan(ctx)
+    return plan if plan is not None and plan.change == change and plan.target is not None else None
 
 
 @rule("buffer_pool.exceeds_memory", Severity.CRITICAL, [REF_PARAMS, MARIADB_MEMORY_ALLOCATION])
@@ -30,13 +38,11 @@ def exceeds_memory(ctx: AuditContext) -> Iterator[Proposal]:
     Caveats: needs the hardware memory; InnoDB also allocates about 5–10% beyond the pool for its own
     structures, so even a pool slightly below memory is unsafe.
     """
-    pool, usable = configured_pool(ctx), ctx.usable_memory
-    if pool is None or usable is None or pool[0] < usable:
+    plan, pool, usable = _plan(ctx, "exceeds_memory"), configured_pool(ctx), ctx.usable_memory
+    if plan is None or plan.target is None or pool is None or usable is None:
         return
     size, setting = pool
-    target = pool_target(ctx)
-    if target is None:
-        return
+    target = plan.target
     yield Proposal(
         title="The buffer pool is larger than usable memory",
         rationale=f"innodb_buffer_pool_size is {describe_bytes(size)} but only "
@@ -61,15 +67,16 @@ def oversized(ctx: AuditContext) -> Iterator[Proposal]:
     Caveats: quiet when the pool exceeds memory outright (buffer_pool.exceeds_memory says so) and on
     large machines where the rest of the budget still fits beside a pool above 90%.
     """
-    pool, usable = configured_pool(ctx), ctx.usable_memory
-    if pool is None or usable is None:
+    plan, pool, usable, budget = (
+        _plan(ctx, "oversized"),
+        configured_pool(ctx),
+        ctx.usable_memory,
+        memory_budget(ctx),
+    )
+    if plan is None or plan.target is None or pool is None or usable is None or budget is None:
         return
     size, setting = pool
-    if size >= usable or size <= usable * ctx.thresholds.buffer_pool.oversized_fraction_of_memory:
-        return
-    target, budget = pool_target(ctx), memory_budget(ctx)
-    if target is None or budget is None or size <= budget.pool_room_bytes or target.size_bytes >= size:
-        return
+    target = plan.target
     yield Proposal(
         title="The buffer pool leaves too little memory for everything else",
         rationale=f"innodb_buffer_pool_size is {describe_bytes(size)}, {size / usable:.0%} of the "
@@ -92,31 +99,59 @@ def undersized(ctx: AuditContext) -> Iterator[Proposal]:
     Why it matters: every miss is a disk read on the query's critical path; a pool that holds the
     working set serves reads from memory and absorbs writes before they are flushed.
 
-    What we recommend: about 70% of usable memory on a dedicated server, capped at the InnoDB data and
-    indexes plus 10% when schema facts give the whole dataset, and capped by the memory budget (other
-    global buffers plus per-connection buffers at max_connections) — the rationale says when that cap
-    bites. Sizes are aligned to innodb_buffer_pool_chunk_size × innodb_buffer_pool_instances.
+    What we recommend: about 70% of usable memory, capped by the memory budget (other global buffers
+    plus per-connection buffers at max_connections) — the rationale says when that cap bites. On a
+    dedicated production server the pool is sized for that growth room, not to today's data; on a ci
+    box, or beside large MyISAM/Aria tables, it is capped at the InnoDB data and indexes plus 10% when
+    schema facts give the whole dataset. The rationale says how much room the new size leaves for the
+    data to grow and how much memory stays outside the pool. Sizes are aligned to
+    innodb_buffer_pool_chunk_size × innodb_buffer_pool_instances.
 
-    Caveats: assumes a dedicated database server; with no status, InnoDB status or schema at all the
-    finding is a notice. Since MySQL 5.7.5 / MariaDB 10.2.2 the pool can be resized online.
+    Caveats: every input is weighed by the strength of its evidence (advisor.derived.pool_pressure):
+    the strongest decides, so schema facts with data several times the pool outweigh a good hit rate
+    over a short or since-startup window, and a cold pool minutes after a start is weak evidence. A
+    warning needs a pool firmly short on fair or strong evidence, or a pool under 5% of a dedicated
+    server's memory (never sized for the machine: a warning even with no status at all); otherwise it
+    is a notice, and with weak evidence it says what to measure. "Dedicated" is assumed for the
+    production profile unless schema facts show large non-InnoDB tables; the inputs cannot declare
+    other programs on the host. Since MySQL 5.7.5 / MariaDB 10.2.2 the pool can be resized online.
     """
-    pool, target = configured_pool(ctx), pool_target(ctx)
-    if pool is None or target is None:
+    plan, pool, usable = _plan(ctx, "undersized"), configured_pool(ctx), ctx.usable_memory
+    if plan is None or plan.target is None or plan.pressure is None or pool is None or usable is None:
         return
     size, setting = pool
-    limits = ctx.thresholds.buffer_pool
-    if size >= target.unrounded_bytes * limits.undersized_fraction_of_target or target.size_bytes <= size:
-        return
-    verdict, evidence, sentence = pool_pressure(ctx, size)
-    if verdict == "enough":
-        return
-    severity = None if verdict == "short" else Severity.NOTICE
+    target, pressure = plan.target, plan.pressure
+    severity, why = _undersized_severity(ctx, size, usable, pressure)
+    if plan.planned_bytes < target.size_bytes:
+        advice = (
+            f"Raise it to {describe_bytes(plan.planned_bytes)} for now, on the way to "
+            f"{describe_bytes(target.size_bytes)} ({target.reasons}); weak evidence never moves it further."
+        )
+    else:
+        advice = f"Raise it to {describe_bytes(target.size_bytes)} ({target.reasons}). {target.headroom}"
     yield Proposal(
         title="The buffer pool is too small for this server",
-        rationale=f"innodb_buffer_pool_size is {describe_bytes(size)}. {sentence}"
-        f"Raise it to {describe_bytes(target.size_bytes)} ({target.reasons}).",
-        evidence=(pool_evidence(size, setting), *evidence, *target.evidence),
+        rationale=f"innodb_buffer_pool_size is {describe_bytes(size)}. {pressure.sentence}{why}{advice}",
+        evidence=tuple(dict.fromkeys((pool_evidence(size, setting), *pressure.evidence, *target.evidence))),
         variable=POOL,
-        recommended=format_size(target.size_bytes),
+        recommended=format_size(plan.planned_bytes),
         severity=severity,
     )
+
+
+def _undersized_severity(
+    ctx: AuditContext, size: int, usable: int, pressure: PoolPressure
+) -> tuple[Severity | None, str]:
+    """A warning for a sliver of a dedicated server's memory or a pool firmly short; else a notice."""
+    if misconfigured(ctx, size):
+        return None, (
+            f"At {size / usable:.1%} of the {describe_bytes(usable)} of usable memory on a dedicated server, "
+            "the pool was never sized for this machine. "
+        )
+    if pressure.firm:
+        return None, ""
+    if pressure.verdict == "short" and pressure.contested:
+        return Severity.NOTICE, "The inputs disagree, so this is a notice. "
+    if pressure.verdict == "short":
+        return Severity.NOTICE, f"The evidence is weak, so this is a notice. {what_to_measure(ctx)} "
+    return Severity.NOTICE, ""
