@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final
 
-from advisor.advisors.config_validity import lines, refusals
+from advisor.advisors.config_validity import lines, refusals, verdicts
 from advisor.derived.cache import once_per_audit
+from advisor.findings import Severity
+from advisor.optioncheck import Outcome
 from advisor.rules import Proposal
 
 if TYPE_CHECKING:
@@ -104,7 +106,7 @@ def _judge_server_line(ctx: AuditContext, entry: OptionEntry, found: ClassifiedL
     if facts is None and name == "set_variable":
         found.refused.extend(refusals.set_variable(ctx, entry))
     elif facts is None:
-        found.typos.extend(lines.typo(ctx, entry))
+        _judge_unknown_name(ctx, entry, found)
     elif facts.kind == "mysqld_safe" or not facts.option_file_ok:
         found.refused.extend(refusals.refused(ctx, entry, name, facts))
     elif facts.ignored:
@@ -113,4 +115,30 @@ def _judge_server_line(ctx: AuditContext, entry: OptionEntry, found: ClassifiedL
         if facts.deprecated:
             found.deprecated.append((entry, facts))
         if entry.prefix is None:  # skip-/disable-/enable- give the value themselves
-            found.values.extend(lines.bad_value(ctx, entry, name, facts))
+            _judge_value(ctx, entry, name, facts, found)
+
+
+def _judge_unknown_name(ctx: AuditContext, entry: OptionEntry, found: ClassifiedLines) -> None:
+    """A name the tuned catalog lacks: the server's full option list says what happens to it."""
+    said = verdicts.verdict(ctx, entry)
+    if said.is_critical and verdicts.trusted(ctx, said):
+        target = found.typos if verdicts.is_typo(said) else found.refused
+        target.extend(verdicts.fix(ctx, entry, said))
+    elif said.reason == "unique_prefix" and verdicts.trusted(ctx, said):
+        found.typos.extend(verdicts.abbreviation(ctx, entry, said))
+    elif not said.certain or said.outcome is not Outcome.ACCEPTS:
+        found.typos.extend(lines.typo(ctx, entry))
+
+
+def _judge_value(
+    ctx: AuditContext, entry: OptionEntry, name: str, facts: VariableFacts, found: ClassifiedLines
+) -> None:
+    """A known name's value: fixed in the file when the server would refuse it, else reported."""
+    said = verdicts.verdict(ctx, entry)
+    if said.is_critical and said.reason not in verdicts.NAME_REASONS:
+        found.values.extend(verdicts.fix(ctx, entry, said))
+        return
+    for proposal in lines.bad_value(ctx, entry, name, facts):
+        if proposal.severity is Severity.CRITICAL:  # the catalog says the server stops: never leave it
+            proposal = replace(proposal, change="comment_out", option_file=entry.file, option_line=entry.line)
+        found.values.append(proposal)

@@ -1,0 +1,131 @@
+"""The server's own verdict on an option line (`advisor.optioncheck`) as proposals that fix the file.
+
+A line the server refuses, or one that makes it disable a plugin, must not reach a deployed file as
+written: it is commented out with a note naming the finding, and where the intent is clear (a typo,
+an abbreviation, a word where a number goes, a decimal size) the corrected line is written with the
+user's own value. That correction keeps their value, so it defers to any rule that wants another one.
+
+Name verdicts are trusted only where the option data is complete for the target (MariaDB 10.11, read
+off the real server): elsewhere an unknown name may be a real option of that version, and the older
+near-miss check speaks instead. Value verdicts (how a number, size or boolean is read) hold for
+every version of the flavor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Final
+
+from advisor.advisors.config_validity.lines import line_evidence
+from advisor.findings import Evidence, Severity
+from advisor.optioncheck import Outcome, Verdict, judge
+from advisor.rules import Proposal
+
+if TYPE_CHECKING:
+    from advisor.context import AuditContext
+    from advisor.inputs.optionfiles import OptionEntry
+
+# Verdicts about the name itself; the rest are about the value.
+NAME_REASONS: Final = frozenset(
+    {
+        "unknown_name", "misspelling", "other_flavor", "plugin_not_loaded", "refused_prefix",
+        "ambiguous_prefix", "unique_prefix",
+    }
+)  # fmt: skip
+_TYPO_REASONS: Final = frozenset({"misspelling", "refused_prefix", "ambiguous_prefix"})
+
+
+def verdict(ctx: AuditContext, entry: OptionEntry) -> Verdict:
+    """What the target server does at startup with this line, as written."""
+    flavor = "mariadb" if ctx.version.is_mariadb else "mysql"
+    os_name = (ctx.hardware.os if ctx.hardware is not None else None) or "linux"
+    return judge(entry.raw_name, entry.given, flavor=flavor, version=ctx.version.as_tuple(), os=os_name)
+
+
+def trusted(ctx: AuditContext, found: Verdict) -> bool:
+    """Can we stand behind this verdict for the target version? Name verdicts only where the whole
+    option list came from the real server (MariaDB 10.11 here): MySQL's list comes from a test-result
+    file that leaves out options it masks (the `ssl-*` family, build-dependent ones)."""
+    if found.reason not in NAME_REASONS:
+        return True
+    return found.certain and ctx.version.is_mariadb and ctx.version.line == "10.11"
+
+
+def is_typo(found: Verdict) -> bool:
+    """A name the server refuses that is close to (or abbreviates) a name it has."""
+    return found.reason in _TYPO_REASONS or (found.reason == "unique_prefix" and found.suggestion is not None)
+
+
+def _effect(ctx: AuditContext, found: Verdict) -> str:
+    if found.outcome is Outcome.DISABLES_PLUGIN and not found.stops_server:
+        return f"{ctx.version.describe()} starts without the {found.plugin} plugin."
+    return f"{ctx.version.describe()} does not start."
+
+
+def fix(ctx: AuditContext, entry: OptionEntry, found: Verdict) -> Iterator[Proposal]:
+    """Comment the line out, naming what the server does; write the corrected line when the intent is clear."""
+    written = entry.raw_name if entry.given is None else f"{entry.raw_name} = {entry.given}"
+    correction = _correction(found)
+    then = f" The recommended file writes `{found.suggestion}` instead." if correction else ""
+    yield Proposal(
+        title=f"{written}: {_effect(ctx, found)}",
+        rationale=f"{entry.file}:{entry.line}: {found.message} Comment the line out.{then}",
+        evidence=(
+            line_evidence(entry),
+            Evidence("server", ctx.version.describe(), found.basis or "target version"),
+        ),
+        variable=found.option or entry.name,
+        severity=Severity.CRITICAL,
+        change="comment_out",
+        option_file=entry.file,
+        option_line=entry.line,
+    )
+    if correction is not None:
+        name, value = correction
+        yield Proposal(
+            title=f"Write {name} = {value} as the server reads it",
+            rationale=f"{entry.file}:{entry.line} means {name} = {value}; written so, "
+            f"{ctx.version.describe()} reads it.",
+            evidence=(line_evidence(entry),),
+            variable=name,
+            recommended=value,
+            severity=Severity.CRITICAL,
+            correction=True,
+        )
+
+
+def abbreviation(ctx: AuditContext, entry: OptionEntry, found: Verdict) -> Iterator[Proposal]:
+    """An abbreviated name the target accepts today: write the full name before an upgrade refuses it."""
+    correction = _correction(found)
+    if correction is None:
+        return
+    name, value = correction
+    yield Proposal(
+        title=f"{entry.raw_name} abbreviates {name}",
+        rationale=f"{entry.file}:{entry.line}: {found.message} MySQL 5.7 and later refuse abbreviated "
+        "option names, so write the full name: the line is replaced by the full spelling with your value.",
+        evidence=(line_evidence(entry),),
+        variable=name,
+        severity=Severity.NOTICE,
+        change="comment_out",
+        option_file=entry.file,
+        option_line=entry.line,
+    )
+    yield Proposal(
+        title=f"Write {name} in full",
+        rationale=f"{entry.file}:{entry.line} means {name} = {value}.",
+        evidence=(line_evidence(entry),),
+        variable=name,
+        recommended=value,
+        severity=Severity.NOTICE,
+        correction=True,
+    )
+
+
+def _correction(found: Verdict) -> tuple[str, str] | None:
+    """(name, value) out of the verdict's suggested line `name = value`; None without one."""
+    if not found.suggestion or "=" not in found.suggestion:
+        return None
+    name, _, value = found.suggestion.partition("=")
+    name, value = name.strip(), value.strip()
+    return (name, value) if name and value else None
