@@ -1,10 +1,9 @@
-"""Redo log sizing for the redo_log advisor: the capacity in effect, the write rate, the checkpoint age
-and the size every redo rule recommends.
+"""Redo log sizing for the redo_log advisor: the capacity in effect, the write rate, the checkpoint age.
 
 Capacity is innodb_redo_log_capacity on MySQL 8.0.30+ (unless only the deprecated innodb_log_file_size /
 innodb_log_files_in_group are set, whose product then counts), innodb_log_file_size ×
-innodb_log_files_in_group before that, and one file on MariaDB 10.5+. All redo rules recommend one size,
-the largest of their needs, so they never contradict each other.
+innodb_log_files_in_group before that, and one file on MariaDB 10.5+. The one size every redo rule
+recommends, bounded by the buffer pool, is `advisor.derived.redo_target`.
 """
 
 from __future__ import annotations
@@ -13,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from advisor.derived.cache import once_per_audit
+from advisor.derived.evidence import graded_window
 from advisor.derived.settings import setting_source, sized_by_dedicated_server
 from advisor.findings import Evidence
 from advisor.units import MIB, describe_bytes
@@ -88,7 +88,7 @@ def write_rate(ctx: AuditContext) -> tuple[float, Evidence] | None:
     if status is None or rate is None:
         return None
     hourly = rate * 3600
-    source = f"SHOW GLOBAL STATUS Innodb_os_log_written, {status.describe_window()}"
+    source = f"SHOW GLOBAL STATUS Innodb_os_log_written, {graded_window(ctx)}"
     return rate, Evidence("redo written per hour", describe_bytes(int(hourly)), source)
 
 
@@ -127,30 +127,6 @@ def largest_row(ctx: AuditContext) -> tuple[int, str] | None:
         return None
     table = max(sized, key=lambda t: t.max_row_bytes or 0)
     return table.max_row_bytes or 0, f"{table.schema}.{table.table}"
-
-
-def needed_total(ctx: AuditContext, redo: RedoLog) -> tuple[int, str]:
-    """One recommendation for every rule here: the largest need within the floor and ceiling, and why."""
-    limits = ctx.thresholds.redo_log
-    needs = [(limits.min_capacity_bytes, f"the {describe_bytes(limits.min_capacity_bytes)} minimum")]
-    rate = write_rate(ctx)
-    if rate is not None:
-        needs.append((int(rate[0] * 3600 * limits.target_hours_of_writes), "about an hour of writes"))
-    age = checkpoint_age(ctx)
-    if age is not None and age[0] > redo.capacity_bytes * limits.max_checkpoint_age_fraction:
-        share = limits.target_checkpoint_age_fraction
-        needs.append((int(age[0] / share), f"the observed checkpoint age to fill at most {share:.0%} of it"))
-    row = largest_row(ctx)
-    if row is not None and blob_limited(ctx):
-        needs.append((int(row[0] / BLOB_SHARE_OF_REDO * limits.blob_headroom), "ten times the largest row"))
-    ceiling = limits.max_capacity_bytes
-    facts = ctx.catalog.lookup(redo.variable, ctx.version)
-    if facts is not None and isinstance(facts.max, int) and ctx.version.is_mysql_family:
-        ceiling = min(ceiling, facts.max)  # MySQL's maximum covers all log files together
-    need, reason = max(needs)
-    step = limits.size_step_bytes
-    total = -(-min(need, ceiling) // step) * step
-    return (total, reason) if total <= ceiling else (ceiling // step * step, "the largest size allowed")
 
 
 def blob_limited(ctx: AuditContext) -> bool:

@@ -4,51 +4,28 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from advisor.advisors.redo_log.common import proposal as _proposal
 from advisor.context import AuditContext
+from advisor.derived.evidence import cap_severity, what_to_measure, window_grade
 from advisor.derived.redo_sizing import (
     BLOB_SHARE_OF_REDO,
-    RedoLog,
     checkpoint_age,
     duration,
     largest_row,
-    needed_total,
     redo_log,
     write_rate,
 )
+from advisor.derived.redo_target import redo_target
 from advisor.findings import Evidence, Severity
-from advisor.references import MYSQL_INNODB_PARAMETERS
+from advisor.references import MARIADB_REDO_RESIZE_AT_STARTUP, MYSQL_56_REDO_LOG, MYSQL_INNODB_PARAMETERS
 from advisor.rules import ALL_VERSIONS, Proposal, Versions, rule
-from advisor.units import describe_bytes, format_size
+from advisor.units import describe_bytes
 
 REF_REDO = "https://dev.mysql.com/doc/refman/8.0/en/innodb-redo-log.html"
 REF_CAPACITY = f"{MYSQL_INNODB_PARAMETERS}#sysvar_innodb_redo_log_capacity"
 REF_MARIADB = "https://mariadb.com/kb/en/innodb-redo-log/"
 REF_SIZING = "https://www.percona.com/blog/2008/11/21/how-to-calculate-a-good-innodb-log-file-size/"
 REF_BLOB = "https://dev.mysql.com/doc/relnotes/mysql/5.6/en/news-5-6-20.html"
-
-
-def _proposal(
-    ctx: AuditContext,
-    redo: RedoLog,
-    title: str,
-    why: str,
-    extra: tuple[Evidence, ...],
-    severity: Severity | None = None,
-) -> Proposal | None:
-    total, reason = needed_total(ctx, redo)
-    if total <= redo.capacity_bytes:
-        return None
-    per_setting = redo.setting_for(total)
-    how = "" if redo.files == 1 else f" ({redo.files} files of {describe_bytes(per_setting)})"
-    return Proposal(
-        title=title,
-        rationale=f"{why} Make the redo log {describe_bytes(total)}{how}, sized for {reason}. A larger log "
-        "costs disk space and a longer crash recovery, not memory.",
-        evidence=(*redo.evidence, *extra),
-        variable=redo.variable,
-        recommended=format_size(per_setting),
-        severity=severity,
-    )
 
 
 @rule(
@@ -107,7 +84,7 @@ def checkpoint_age_high(ctx: AuditContext) -> Iterator[Proposal]:
     space, and every write stalls — flushing cannot keep up with this log size.
 
     What we recommend: a redo log in which the observed age would fill at most half (and at least an
-    hour of writes when the rate is known).
+    hour of writes when the rate is known), within what the pool may hold dirty (see redo_log.undersized).
 
     Caveats: one snapshot; an age near capacity during a bulk load may be momentary. If the age stays
     high after resizing, innodb_io_capacity is the next thing to look at.
@@ -131,7 +108,12 @@ def checkpoint_age_high(ctx: AuditContext) -> Iterator[Proposal]:
         yield proposal
 
 
-@rule("redo_log.undersized", Severity.WARNING, [REF_SIZING, REF_CAPACITY, REF_MARIADB], ALL_VERSIONS)
+@rule(
+    "redo_log.undersized",
+    Severity.WARNING,
+    [REF_SIZING, REF_CAPACITY, REF_MARIADB, MYSQL_56_REDO_LOG, MARIADB_REDO_RESIZE_AT_STARTUP],
+    ALL_VERSIONS,
+)
 def undersized(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: the redo capacity (innodb_redo_log_capacity on MySQL 8.0.30+, else
     innodb_log_file_size × innodb_log_files_in_group; one file on MariaDB 10.5+) against about one hour
@@ -141,19 +123,26 @@ def undersized(ctx: AuditContext) -> Iterator[Proposal]:
     often instead of merging writes, and under bursts it stalls writes while it frees log space.
 
     What we recommend: one hour of writes, at least 512 MiB and at most 128 GiB, when the current
-    capacity is under half of that (a warning when it holds less than half an hour of writes).
+    capacity is under half of that (a warning when it holds less than half an hour of writes) — but
+    never more than the pool that will run (the recommended one when buffer_pool advice changes it) may
+    hold dirty (innodb_max_dirty_pages_pct of it), nor than the InnoDB data there is to dirty when
+    schema facts give it: only dirty pages need redo, and a larger log only lengthens crash recovery
+    (measured on MariaDB 10.11: 15.8 s for 11.5 GiB of redo against 3.6 s for 1 GiB).
 
-    Caveats: needs status; a window of quiet minutes underestimates the peak. innodb_log_file_size is
-    dynamic only on MariaDB 10.9+ and innodb_redo_log_capacity on MySQL 8.0.30+; before that a restart
-    recreates the files. innodb_dedicated_server sizes the log itself.
+    Caveats: the write rate is graded by its window (advisor.derived.evidence): on weak evidence (less
+    than an hour since startup, snapshots under a minute apart, a restart or FLUSH STATUS between them)
+    the finding is at most a notice, the log at most doubles, and the rationale says what to measure; a
+    window of quiet minutes underestimates the peak. innodb_log_file_size is dynamic only on MariaDB
+    10.9+ and innodb_redo_log_capacity on MySQL 8.0.30+; before that a restart recreates the files, and
+    before MySQL 5.6.8 / MariaDB 10.0 only after a clean shutdown with the old ib_logfile* moved away
+    (the rationale gives the procedure). innodb_dedicated_server sizes the log itself.
     """
     redo, rate = redo_log(ctx), write_rate(ctx)
     if redo is None or rate is None:
         return
     limits = ctx.thresholds.redo_log
     hour = rate[0] * 3600 * limits.target_hours_of_writes
-    target = min(max(hour, limits.min_capacity_bytes), limits.max_capacity_bytes)
-    if redo.capacity_bytes * limits.tolerance_factor >= target:
+    if redo.capacity_bytes * limits.tolerance_factor >= redo_target(ctx, redo).total_bytes:
         return
     short = redo.capacity_bytes * limits.tolerance_factor < hour
     lasts = (
@@ -167,7 +156,11 @@ def undersized(ctx: AuditContext) -> Iterator[Proposal]:
             f"{lasts} at this quiet rate, but it is under half the {floor} minimum: a burst of writes "
             "(a bulk load, an index build) fills it in moments and forces checkpoints."
         )
+    grade = window_grade(ctx)
+    severity = cap_severity(Severity.WARNING if short else Severity.NOTICE, grade)
+    if grade is not None and grade.weak:
+        why = f"{why} {what_to_measure(ctx)}"
     title = "The redo log is small for the write rate" if short else "The redo log is below the minimum size"
-    proposal = _proposal(ctx, redo, title, why, (rate[1],), None if short else Severity.NOTICE)
+    proposal = _proposal(ctx, redo, title, why, (rate[1],), severity)
     if proposal is not None:
         yield proposal

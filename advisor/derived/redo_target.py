@@ -1,0 +1,152 @@
+"""The one redo size every redo rule recommends: the largest need, within sanity bounds.
+
+Needs: the minimum size; about an hour of writes at the observed rate; room for the observed checkpoint
+age to fill at most half the log; ten times the largest row where the BLOB limit applies.
+
+Bounds, so that a size never comes from noise or buys nothing:
+
+- evidence: a write rate on weak evidence (`advisor.derived.evidence`) moves the log by at most
+  `weak_max_change_factor`;
+- the buffer pool: only pages dirty in the pool need redo, and InnoDB keeps at most
+  innodb_max_dirty_pages_pct of the pool dirty — so the rate and checkpoint needs stop there, measured
+  on the pool that will run (the recommended one when the buffer_pool advice changes it:
+  `advisor.derived.pool_plan`), which also keeps the log from being many times the pool;
+- the workload: no more than the InnoDB data and indexes (with headroom) there is to dirty, when
+  schema facts give them.
+
+The minimum and the BLOB need are never bounded (the BLOB limit is the server refusing a write).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from advisor.derived.cache import once_per_audit
+from advisor.derived.evidence import cap_change, window_grade
+from advisor.derived.io_sizing import percentage
+from advisor.derived.pool_plan import pool_plan
+from advisor.derived.redo_sizing import (
+    BLOB_SHARE_OF_REDO,
+    blob_limited,
+    checkpoint_age,
+    largest_row,
+    write_rate,
+)
+from advisor.findings import Evidence
+from advisor.units import describe_bytes
+
+if TYPE_CHECKING:
+    from advisor.context import AuditContext
+    from advisor.derived.redo_sizing import RedoLog
+
+_DEFAULT_MAX_DIRTY_PCT = 90.0
+
+
+@dataclass(frozen=True, slots=True)
+class RedoBound:
+    """The most redo that can buy anything: what the pool may hold dirty, or the data there is."""
+
+    size_bytes: int
+    sentence: str
+    evidence: tuple[Evidence, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RedoTarget:
+    """The recommended total, the need that set it, and what bounded it (sentences for a rationale)."""
+
+    total_bytes: int
+    reason: str
+    notes: str
+    weak_rate: bool
+
+
+@once_per_audit
+def redo_bound(ctx: AuditContext) -> RedoBound | None:
+    """innodb_max_dirty_pages_pct of the pool that will run, or less when the data is smaller."""
+    plan = pool_plan(ctx)
+    if plan is None:
+        return None
+    pct = min(percentage(ctx.config.text("innodb_max_dirty_pages_pct")) or _DEFAULT_MAX_DIRTY_PCT, 100.0)
+    bound = int(plan.planned_bytes * pct / 100)
+    source = "buffer_pool advice" if plan.change else "innodb_buffer_pool_size in effect"
+    evidence = [Evidence(plan.label, describe_bytes(plan.planned_bytes), source)]
+    sentence = (
+        f"the {pct:g}% of the {describe_bytes(plan.planned_bytes)} {plan.label} that "
+        "innodb_max_dirty_pages_pct lets be dirty"
+    )
+    data = ctx.schema.innodb_data_and_index_bytes if ctx.schema is not None else 0
+    dirtiable = int(data * ctx.thresholds.redo_log.dirty_data_headroom)
+    if data and dirtiable < bound:
+        bound, sentence = (
+            dirtiable,
+            f"the {describe_bytes(data)} of InnoDB data and indexes there is to dirty",
+        )
+    return RedoBound(bound, sentence, tuple(evidence))
+
+
+def _rate_need(ctx: AuditContext, redo: RedoLog) -> tuple[int, str, str] | None:
+    """An hour of writes; on weak evidence, at most `weak_max_change_factor` times the current log."""
+    rate = write_rate(ctx)
+    if rate is None:
+        return None
+    hour = int(rate[0] * 3600 * ctx.thresholds.redo_log.target_hours_of_writes)
+    grade = window_grade(ctx)
+    capped = cap_change(redo.capacity_bytes, hour, grade, ctx.thresholds.evidence)
+    if capped >= hour or grade is None:
+        return hour, "about an hour of writes", ""
+    note = (
+        f"An hour of writes at this rate would be {describe_bytes(hour)}, but the rate is weak evidence "
+        f"({grade.reason}), so it moves the log by at most {ctx.thresholds.evidence.weak_max_change_factor:g}×. "
+    )
+    return capped, "the write rate, capped on weak evidence", note
+
+
+def _bounded(ctx: AuditContext, needs: list[tuple[int, str]]) -> tuple[list[tuple[int, str]], str]:
+    bound, floor = redo_bound(ctx), ctx.thresholds.redo_log.min_capacity_bytes
+    if bound is None:
+        return needs, ""
+    limit = max(bound.size_bytes, floor)
+    if all(need <= limit for need, _ in needs):
+        return needs, ""
+    note = (
+        "Only dirty pages need redo, so the log is kept to "
+        f"{bound.sentence} ({describe_bytes(limit)}); a larger log would never fill. "
+    )
+    return [(min(need, limit), f"{reason}, bounded by the buffer pool") for need, reason in needs], note
+
+
+def redo_target(ctx: AuditContext, redo: RedoLog) -> RedoTarget:
+    """One recommendation for every redo rule: the largest need, bounded (see the module docstring)."""
+    limits = ctx.thresholds.redo_log
+    bounded: list[tuple[int, str]] = []
+    notes = ""
+    rate_need = _rate_need(ctx, redo)
+    if rate_need is not None:
+        bounded.append(rate_need[:2])
+        notes += rate_need[2]
+    age = checkpoint_age(ctx)
+    if age is not None and age[0] > redo.capacity_bytes * limits.max_checkpoint_age_fraction:
+        share = limits.target_checkpoint_age_fraction
+        bounded.append(
+            (int(age[0] / share), f"the observed checkpoint age to fill at most {share:.0%} of it")
+        )
+    bounded, bound_note = _bounded(ctx, bounded)
+    needs = [
+        (limits.min_capacity_bytes, f"the {describe_bytes(limits.min_capacity_bytes)} minimum"),
+        *bounded,
+    ]
+    row = largest_row(ctx)
+    if row is not None and blob_limited(ctx):
+        needs.append((int(row[0] / BLOB_SHARE_OF_REDO * limits.blob_headroom), "ten times the largest row"))
+    ceiling = limits.max_capacity_bytes
+    facts = ctx.catalog.lookup(redo.variable, ctx.version)
+    if facts is not None and isinstance(facts.max, int) and ctx.version.is_mysql_family:
+        ceiling = min(ceiling, facts.max)  # MySQL's maximum covers all log files together
+    need, reason = max(needs)
+    step = limits.size_step_bytes
+    total = -(-min(need, ceiling) // step) * step
+    if total > ceiling:
+        total, reason = ceiling // step * step, "the largest size allowed"
+    return RedoTarget(total, reason, notes + bound_note, bool(rate_need and rate_need[2]))

@@ -1,0 +1,51 @@
+"""redo_log: redo and pool advice agree across every case; the manual resize procedure by version."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.advisors.redo_log.common import needs_manual_resize
+from advisor.audit import AuditInputs, run_audit
+from advisor.derived.budget import effective_pool_bytes
+from advisor.derived.io_sizing import percentage
+from advisor.thresholds import THRESHOLDS
+from tests.advisor.advisors._audit import context
+from tests.advisor.case_files import Case, load_cases
+
+CASES = [case for case in load_cases() if not case.id.startswith("config_validity/")]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
+def test_recommended_redo_never_outgrows_the_recommended_pool(case: Case) -> None:
+    """Engine-level agreement: the redo recommended fits in what the pool that will run (recommended or in
+    effect) may hold dirty — or is the minimum, or the BLOB limit's need."""
+    inputs = case.inputs
+    result = run_audit(inputs)
+    redo = result.figures.get("recommended_redo_capacity_bytes")
+    if not redo or any(f.rule == "redo_log.blob_too_large" for f in result.findings):
+        return
+    ctx = context(inputs)
+    pool = result.figures.get("recommended_buffer_pool_bytes") or effective_pool_bytes(ctx)
+    assert pool is not None
+    dirty_pct = percentage(ctx.config.text("innodb_max_dirty_pages_pct")) or 90.0
+    limits = THRESHOLDS.redo_log
+    bound = max(int(pool * dirty_pct / 100), limits.min_capacity_bytes)
+    assert redo <= -(-bound // limits.size_step_bytes) * limits.size_step_bytes
+
+
+@pytest.mark.parametrize(
+    ("version", "manual"),
+    [
+        ("5.5.62", True),
+        ("5.6.7", True),
+        ("5.6.8", False),
+        ("8.0.36", False),
+        ("5.5.68-MariaDB", True),
+        ("10.0.38-MariaDB", False),
+        ("10.11.6-MariaDB", False),
+    ],
+)
+def test_manual_resize_before_mysql_568_and_mariadb_100(version: str, manual: bool) -> None:
+    """MySQL before 5.6.8 and MariaDB before 10.0 do not resize ib_logfile* at startup (MariaDB commit
+    2cc360bdf2: "Ever since MariaDB 10.0 (and MySQL 5.6.8) ... resized on server startup")."""
+    assert needs_manual_resize(context(AuditInputs(server_version=version))) is manual
