@@ -13,7 +13,7 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from api.web import audit_pages, auth_pages, server_pages
+from api.web import audit_pages, auth_pages, downloads, server_pages
 from api.web.audit_pages import PageNotFound
 from api.web.session import CrossSiteRequest, SignInRequired
 from api.web.templating import STATIC_DIR, render
@@ -52,6 +52,6 @@ def install_web_pages(app: FastAPI) -> None:
 
     app.mount("/ui/static", StaticFiles(directory=STATIC_DIR), name="ui-static")
     app.include_router(_entry)
-    for module in (auth_pages, audit_pages, server_pages):
+    for module in (auth_pages, audit_pages, downloads, server_pages):
         app.include_router(module.router)
     app.include_router(_fallback)

@@ -1,4 +1,4 @@
-"""The audit form, its progress, and the result page with its downloads."""
+"""The audit form, its progress, and the result page (its downloads are in `downloads`)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ from advisor.model import Profile, Role
 from api.audit_flow import is_finished, load_audit, wait_for_audit
 from api.deps import DbSession
 from api.web.charts import buffer_pool_chart, redo_chart
+from api.web.filesview import dropin_download_name, files_view
 from api.web.forms import SINGLE_INPUTS, AuditForm, read_audit_form
-from api.web.resultview import apply_sql_script, diff_view, finding_anchor, group_findings
+from api.web.option_file_rows import MAX_MYCNF_ENTRIES
+from api.web.resultview import apply_sql_script, finding_anchor, group_findings
 from api.web.session import SameSitePost, WebOrg
 from api.web.submit import submit_audit_form
 from api.web.templating import render
@@ -51,6 +53,7 @@ def _form_page(
         "roles": tuple(Role),
         "profiles": tuple(Profile),
         "storage_kinds": STORAGE_KINDS,
+        "max_mycnf": MAX_MYCNF_ENTRIES,
     }
     return render(request, "form.html", context, status_code=status_code)
 
@@ -88,12 +91,13 @@ def _server_name(org_id: str, server_id: str | None) -> str | None:
 def _result_context(view: dict[str, Any]) -> dict[str, Any]:
     findings = view.get("findings") or []
     figures = view.get("figures") or {}
-    diff = diff_view(view.get("diff"), findings)
     return {
         "groups": group_findings(findings),
         "findings_count": len(findings),
         "anchor": finding_anchor,
-        "diff": diff,
+        "files": files_view(view, findings),
+        "dropin": view.get("dropin"),
+        "dropin_name": dropin_download_name(view.get("dropin")),
         "apply_sql": apply_sql_script(findings),
         "restart_needed": any(f.get("restart_required") and f.get("recommended") for f in findings),
         "pool_chart": buffer_pool_chart(figures),
@@ -126,29 +130,3 @@ def audit_status(audit_id: str, org: WebOrg) -> JSONResponse:
     except NotFound:
         raise PageNotFound() from None
     return JSONResponse({"status": view["status"]}, headers={"Cache-Control": "no-store"})
-
-
-def _download(org_id: str, audit_id: str, member: str, filename: str) -> Response:
-    try:
-        view = load_audit(org_id, audit_id, with_files=True)
-    except NotFound:
-        raise PageNotFound() from None
-    if view["status"] != AuditStatus.SUCCEEDED or view.get(member) is None:
-        raise PageNotFound()
-    return Response(
-        view[member],
-        media_type="text/plain; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"},
-    )
-
-
-@router.get("/audits/{audit_id}/my.cnf")
-def download_mycnf(audit_id: str, org: WebOrg) -> Response:
-    """The recommended my.cnf as a file."""
-    return _download(org.id, audit_id, "mycnf", "my.cnf")
-
-
-@router.get("/audits/{audit_id}/my.cnf.diff")
-def download_diff(audit_id: str, org: WebOrg) -> Response:
-    """The unified diff (apply with `patch -p1`) as a file."""
-    return _download(org.id, audit_id, "diff", "my.cnf.diff")

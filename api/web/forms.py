@@ -1,8 +1,9 @@
 """The audit form: what the DBA sent (files or pasted text), read back into the form on any error.
 
 Each input can be uploaded or pasted. An uploaded file's text moves into its paste area when the
-form comes back with an error, its file name kept in a hidden field, so nothing the user gave is
-lost and errors keep naming the file. Errors sit beside the field they belong to, with the line.
+form comes back with an error, its file name kept in a hidden field (an option file's in its path
+box: see `option_file_rows`), so nothing the user gave is lost and errors keep naming the file.
+Errors sit beside the field they belong to, with the line.
 """
 
 from __future__ import annotations
@@ -14,6 +15,14 @@ from starlette.datastructures import FormData, UploadFile
 
 from api.problems import Problem
 from api.uploads import MAX_BODY_BYTES, MAX_FORM_FIELDS, NamedText, read_named_text
+from api.web.option_file_rows import (
+    MIN_MYCNF_ROWS,
+    FieldError,
+    OptionFileInput,
+    TextInput,
+    pasted,
+    read_option_files,
+)
 from services.snapshots import LIMITS
 
 #: the single-file inputs: form key → (the API's field, the name errors use when pasted, label).
@@ -35,38 +44,13 @@ PLAIN_FIELDS = (
     "cpus",
     "storage",
 )
-DEFAULT_MYCNF_NAME = "my.cnf"
-MAX_MYCNF_ENTRIES = LIMITS.max_files
-
-
-@dataclass
-class FieldError:
-    """A message for one field, with the line of the text it is about (and that line) when known."""
-
-    message: str
-    line: int | None = None
-    excerpt: str | None = None
-
-
-@dataclass
-class TextInput:
-    """One text input: its name in error messages (a file name or the default), the text, an error."""
-
-    key: str
-    name: str
-    text: str = ""
-    error: FieldError | None = None
-
-    @property
-    def given(self) -> bool:
-        return bool(self.text.strip())
 
 
 @dataclass
 class AuditForm:
     """The whole form as the user filled it in."""
 
-    mycnf: list[TextInput] = field(default_factory=list)
+    mycnf: list[OptionFileInput] = field(default_factory=list)
     singles: dict[str, TextInput] = field(default_factory=dict)
     values: dict[str, str] = field(default_factory=dict)
     errors: dict[str, FieldError] = field(default_factory=dict)
@@ -80,7 +64,12 @@ class AuditForm:
 
     @property
     def has_errors(self) -> bool:
-        return bool(self.errors or self.form_errors or any(entry.error for entry in self.all_inputs()))
+        return bool(
+            self.errors
+            or self.form_errors
+            or any(entry.error for entry in self.all_inputs())
+            or any(entry.path_error for entry in self.mycnf)
+        )
 
     def all_inputs(self) -> list[TextInput]:
         return [*self.mycnf, *self.singles.values()]
@@ -91,6 +80,11 @@ class AuditForm:
     def error_links(self) -> list[tuple[str, str]]:
         """(field id, message) for the error summary at the top of the form."""
         links = [(f"{entry.key}-text", _summary(entry)) for entry in self.all_inputs() if entry.error]
+        links += [
+            (f"{entry.key}-path", f"Path of option file {number}: {entry.path_error.message}")
+            for number, entry in enumerate(self.mycnf, start=1)
+            if entry.path_error
+        ]
         links += [(name, error.message) for name, error in self.errors.items()]
         return links
 
@@ -105,6 +99,12 @@ class AuditForm:
                 texts.setdefault(api_field, []).append(NamedText(entry.name, entry.text))
         return texts
 
+    def mycnf_rows(self) -> list[OptionFileInput]:
+        """The option-file rows to show: those given, then blank ones (at least one, a few in all)."""
+        count = max(MIN_MYCNF_ROWS - len(self.mycnf), 1)
+        start = len(self.mycnf)
+        return [*self.mycnf, *(OptionFileInput(f"mycnf-{start + n}", "") for n in range(count))]
+
     def input_named(self, name: str | None) -> TextInput | None:
         """The input whose text carries this name in error messages."""
         if name is None:
@@ -116,11 +116,6 @@ def _summary(entry: TextInput) -> str:
     assert entry.error is not None
     where = f"{entry.name}, line {entry.error.line}" if entry.error.line else entry.name
     return f"{where}: {entry.error.message}"
-
-
-def _pasted(text: str) -> str:
-    # Browsers send a textarea's line breaks as CRLF; the parsers and the differ keep what they get.
-    return text.replace("\r\n", "\n")
 
 
 async def _file_text(form: AuditForm, key: str, api_field: str, upload: UploadFile) -> str | None:
@@ -145,27 +140,6 @@ def _unique_name(name: str, taken: set[str]) -> str:
     return candidate
 
 
-async def _read_mycnf(form: AuditForm, data: FormData, taken: set[str]) -> None:
-    paths = [str(value) for value in data.getlist("mycnf_path")]
-    pasted = [str(value) for value in data.getlist("mycnf_text")]
-    for index, text in enumerate(pasted):
-        path = paths[index].strip() if index < len(paths) else ""
-        if text.strip() or path:
-            form.mycnf.append(TextInput("", path or DEFAULT_MYCNF_NAME, _pasted(text)))
-    for upload in data.getlist("mycnf_files"):
-        if isinstance(upload, UploadFile) and upload.filename:
-            uploaded = await _file_text(form, "mycnf", "mycnf", upload)
-            if uploaded is not None:
-                form.mycnf.append(TextInput("", upload.filename, uploaded))
-    for index, entry in enumerate(form.mycnf[:MAX_MYCNF_ENTRIES]):
-        entry.key = f"mycnf-{index}"
-    if len(form.mycnf) > MAX_MYCNF_ENTRIES:
-        form.form_errors.append(f"At most {MAX_MYCNF_ENTRIES} option files; the rest were left out.")
-        del form.mycnf[MAX_MYCNF_ENTRIES:]
-    for entry in form.mycnf:
-        taken.add(entry.name)
-
-
 async def _read_single(form: AuditForm, data: FormData, key: str, taken: set[str]) -> None:
     api_field, default, _ = SINGLE_INPUTS[key]
     entry = form.singles[key]
@@ -175,7 +149,7 @@ async def _read_single(form: AuditForm, data: FormData, key: str, taken: set[str
         entry.name, entry.text = upload.filename, text or ""
     else:
         entry.name = str(data.get(f"{key}_name") or default).strip()[:255] or default
-        entry.text = _pasted(str(data.get(f"{key}_text") or ""))
+        entry.text = pasted(str(data.get(f"{key}_text") or ""))
     if entry.given:
         entry.name = _unique_name(entry.name, taken)
 
@@ -186,8 +160,9 @@ async def read_audit_form(request: Request) -> AuditForm:
     async with request.form(
         max_files=LIMITS.max_files * 4, max_fields=MAX_FORM_FIELDS * 2, max_part_size=MAX_BODY_BYTES
     ) as data:
-        taken: set[str] = set()
-        await _read_mycnf(form, data, taken)
+        form.mycnf, errors = await read_option_files(data)
+        form.form_errors.extend(errors)
+        taken = {entry.name for entry in form.mycnf}
         for key in SINGLE_INPUTS:
             await _read_single(form, data, key, taken)
         for name in PLAIN_FIELDS:

@@ -123,13 +123,14 @@ def _kind(line: str) -> str:
     return "context"
 
 
-def diff_view(diff: str | None, findings: Sequence[Mapping[str, Any]]) -> DiffView:
-    """The diff's rows; added and removed lines carry the index of the finding that changed them."""
+def diff_view(diff: str | None, findings: Sequence[Mapping[str, Any]], first_number: int = 1) -> DiffView:
+    """The diff's rows; added and removed lines carry the index of the finding that changed them.
+    Rows are numbered from `first_number` (their anchors), so several diffs on one page stay apart."""
     view = DiffView()
     if not diff:
         return view
     by_rule, by_variable = _indexes(findings)
-    for number, line in enumerate(diff.splitlines(), start=1):
+    for number, line in enumerate(diff.splitlines(), start=first_number):
         row = DiffRow(_kind(line), line, number)
         if row.kind in ("add", "del"):
             row.finding = _finding_for(line[1:], by_rule, by_variable)

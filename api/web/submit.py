@@ -14,7 +14,8 @@ from sqlalchemy.orm import Session
 from api.problems import Problem
 from api.schemas.analyze import AnalyzeParameters
 from api.uploads import upload_from_texts, validate_fields
-from api.web.forms import AuditForm, FieldError, attach_error
+from api.web.forms import AuditForm, attach_error
+from api.web.option_file_rows import FieldError
 from services import audits
 from services.errors import Conflict, InvalidInput, NotFound, ServiceError
 from services.servers import ServerFields, create_server, get_server, update_server

@@ -23,11 +23,13 @@ def fill_from_corpus(
     *,
     server_name: str | None = None,
     memory: str = "24G",
-    mycnf: str = SANDBOX_MYCNF,
+    mycnf: str | None = SANDBOX_MYCNF,
     with_tables: bool = True,
 ) -> None:
-    """Upload the sysbench MariaDB 10.11 dumps and an option file; type the hardware in."""
-    page.set_input_files("#mycnf-files", str(corpus_file(mycnf)))
+    """Upload the sysbench MariaDB 10.11 dumps and an option file (into the first option-file row,
+    None: leave the rows as they are); type the hardware in."""
+    if mycnf is not None:
+        page.set_input_files("#mycnf-0-file", str(corpus_file(mycnf)))
     page.set_input_files("#variables-file", str(corpus_file(VARIABLES)))
     page.set_input_files("#status1-file", str(corpus_file(STATUS_FIRST)))
     page.set_input_files("#status2-file", str(corpus_file(STATUS_SECOND)))

@@ -49,7 +49,7 @@ def test_no_sign_in_and_one_local_organisation(
 
 def test_pasted_inputs_audit_in_process(page: Page, embedded_web: tuple[str, Path]) -> None:
     """A pasted my.cnf and variables dump become a finished audit without a worker; the recommended
-    my.cnf downloads with the pasted file's edits."""
+    file downloads under its path's name with the pasted file's edits."""
     url, _ = embedded_web
     page.goto(f"{url}/ui")
     page.get_by_label("Path of option file 1").fill("/etc/mysql/my.cnf")
@@ -62,7 +62,8 @@ def test_pasted_inputs_audit_in_process(page: Page, embedded_web: tuple[str, Pat
     assert pool_row.count() == 1
     assert page.locator("table.diff tr.diff-file").first.inner_text().strip() == "--- a/etc/mysql/my.cnf"
     with page.expect_download() as download:
-        page.get_by_role("link", name="Download the recommended my.cnf").click()
+        page.get_by_role("link", name="Download /etc/mysql/my.cnf").click()
+    assert download.value.suggested_filename == "my.cnf"
     recommended = Path(download.value.path()).read_text()
     assert recommended.startswith("[mysqld]\ninnodb_buffer_pool_size = ")
     assert "128M" not in recommended

@@ -28,26 +28,32 @@
     });
   });
 
-  // Another paste area for an option file.
+  // Another option-file row (path, upload, paste), numbered after the last one.
   var addButton = document.querySelector("button[data-add-mycnf]");
   var entries = document.querySelector("[data-mycnf-entries]");
   if (addButton && entries) {
+    var maxRows = parseInt(entries.getAttribute("data-max-rows"), 10) || 16;
     addButton.hidden = false;
     addButton.addEventListener("click", function () {
-      var blanks = entries.querySelectorAll(".mycnf-entry");
-      var template = blanks[blanks.length - 1];
+      var rows = entries.querySelectorAll(".mycnf-entry");
+      var template = rows[rows.length - 1];
       var copy = template.cloneNode(true);
-      var number = blanks.length + 1;
-      var key = "mycnf-added-" + number;
+      var number = rows.length + 1, oldKey = template.id, key = "mycnf-" + rows.length;
       copy.id = key;
       copy.classList.remove("has-error");
       copy.querySelectorAll(".error-message").forEach(function (node) { node.remove(); });
-      var path = copy.querySelector("input"), text = copy.querySelector("textarea"), labels = copy.querySelectorAll("label");
-      path.id = key + "-path"; path.value = ""; labels[0].htmlFor = path.id; labels[0].textContent = "Path of option file " + number;
-      text.id = key + "-text"; text.value = ""; labels[1].htmlFor = text.id; labels[1].textContent = "Text of option file " + number;
-      text.removeAttribute("aria-invalid"); text.removeAttribute("aria-describedby");
+      copy.querySelectorAll("input, textarea").forEach(function (control) {
+        control.id = control.id.replace(oldKey, key);
+        control.value = "";
+        control.removeAttribute("aria-invalid"); control.removeAttribute("aria-describedby");
+      });
+      copy.querySelectorAll("label").forEach(function (label) {
+        label.htmlFor = label.htmlFor.replace(oldKey, key);
+        label.textContent = label.textContent.replace(/\d+$/, String(number));
+      });
       entries.appendChild(copy);
-      path.focus();
+      copy.querySelector("input").focus();
+      addButton.hidden = number >= maxRows;
     });
   }
 
