@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from advisor.context import AuditContext
+from advisor.derived.evidence import cap_severity, graded_window, window_grade
 from advisor.findings import Evidence, Severity
 from advisor.references import MYSQL_INNODB_PARAMETERS
 from advisor.rules import ALL_VERSIONS, Proposal, rule
@@ -24,7 +25,8 @@ def log_waits(ctx: AuditContext) -> Iterator[Proposal]:
     What we recommend: twice the current innodb_log_buffer_size, at least 64 MiB.
 
     Caveats: dynamic from MySQL 8.0; a restart before that and on MariaDB. Large transactions with big
-    BLOBs are the usual cause.
+    BLOBs are the usual cause. On weak evidence (a short or since-startup window, a restart or FLUSH
+    STATUS between the snapshots: advisor.derived.evidence) the finding is a notice.
     """
     status = ctx.status
     rate = status.rate("Innodb_log_waits") if status is not None else None
@@ -48,10 +50,11 @@ def log_waits(ctx: AuditContext) -> Iterator[Proposal]:
             Evidence(
                 "log waits per second",
                 f"{rate:.2f}",
-                f"SHOW GLOBAL STATUS Innodb_log_waits, {status.describe_window()}",
+                f"SHOW GLOBAL STATUS Innodb_log_waits, {graded_window(ctx)}",
             ),
             Evidence("innodb_log_buffer_size", describe_bytes(size), setting.where()),
         ),
         variable="innodb_log_buffer_size",
         recommended=format_size(target),
+        severity=cap_severity(Severity.WARNING, window_grade(ctx)),
     )
