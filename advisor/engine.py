@@ -152,7 +152,10 @@ def _complete(ctx: AuditContext, rule: Rule, proposal: Proposal) -> Finding | No
     if variable and recommended is not None and proposal.change != "comment_out":
         if not ctx.knows(variable) and not proposal.correction:
             return None  # never recommend a variable the target version lacks (corrections were judged)
-        if current is not None and same_value(ctx.catalog, ctx.version, variable, current, recommended):
+        unchanged = current is not None and same_value(
+            ctx.catalog, ctx.version, variable, current, recommended
+        )
+        if unchanged and not proposal.correction:  # a correction rewrites a line commented out
             return None  # never recommend the value already in effect
         dynamic = ctx.knows(variable) and ctx.catalog.is_dynamic(variable, ctx.version)
         restart = not dynamic

@@ -10,6 +10,8 @@ variables/status as mappings or texts, InnoDB status, schema facts) and what mus
       severity: {buffer_pool.undersized: warning}
       clean: true                               # no critical or warning finding at all
       mentions: {redo_log.undersized: [weak evidence]}  # texts in the finding's rationale or evidence
+      mycnf_has: ["innodb_buffer_pool_size = 8G"]  # whole lines of the recommended files
+      mycnf_lacks: ["innodb_bufer_pool_size = 8G"]  # lines that must not be there as written
 
 An input given as `{corpus: <path under ../shared/corpus>}` is read from the real corpus file.
 """
@@ -40,6 +42,8 @@ class Case:
     severity: dict[str, str] = field(default_factory=dict)
     clean: bool = False
     mentions: dict[str, list[str]] = field(default_factory=dict)
+    mycnf_has: tuple[str, ...] = ()
+    mycnf_lacks: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:
@@ -96,6 +100,8 @@ def load_cases() -> list[Case]:
                 severity=dict(expect.get("severity") or {}),
                 clean=bool(expect.get("clean", False)),
                 mentions={k: list(v) for k, v in (expect.get("mentions") or {}).items()},
+                mycnf_has=tuple(expect.get("mycnf_has", ())),
+                mycnf_lacks=tuple(expect.get("mycnf_lacks", ())),
             )
         )
     return cases

@@ -36,3 +36,8 @@ def test_case(case: Case) -> None:
         )
         missing = [text for text in texts if text not in said]
         assert not missing, f"{case.id}: {rule_id} does not mention {missing}: {said}"
+    lines = {line.strip() for file in result.files for line in file.recommended.splitlines()}
+    missing_lines = [line for line in case.mycnf_has if line not in lines]
+    assert not missing_lines, f"{case.id}: the recommended files lack {missing_lines}"
+    kept = [line for line in case.mycnf_lacks if line in lines]
+    assert not kept, f"{case.id}: the recommended files still hold {kept}"

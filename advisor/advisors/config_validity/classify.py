@@ -103,7 +103,9 @@ def _check_server_line(ctx: AuditContext, entry: OptionEntry, found: ClassifiedL
 
 def _judge_server_line(ctx: AuditContext, entry: OptionEntry, found: ClassifiedLines) -> None:
     name, facts = lines.resolve(ctx, entry)
-    if facts is None and name == "set_variable":
+    if verdicts.is_compat_option(ctx, entry):
+        found.ignored.extend(verdicts.compat_ignored(ctx, entry))
+    elif facts is None and name == "set_variable":
         found.refused.extend(refusals.set_variable(ctx, entry))
     elif facts is None:
         _judge_unknown_name(ctx, entry, found)
