@@ -130,8 +130,9 @@ def main() -> None:
     parser.add_argument("--observed", type=Path, default=Path(tempfile.gettempdir()) / "option_oracle_observed.json",
                         help="where the server's answers are kept (too big for the repository)")  # fmt: skip
     parser.add_argument("--rejudge", action="store_true", help="reuse --observed instead of asking again")
+    parser.add_argument("--seed", type=int, default=1011, help="which lines are generated and asked")
     args = parser.parse_args()
-    rng = random.Random(1011)
+    rng = random.Random(args.seed)
     generated = generate(rng)
     cases = generated[:7] + rng.sample(generated[7:], min(args.cases, len(generated)) - 7)
     started = time.monotonic()
@@ -145,10 +146,10 @@ def main() -> None:
         verdict = judge(str(row["name"]), row["value"], flavor="mariadb", version="10.11")  # type: ignore[arg-type]
         row.update(predicted=CLASS[verdict.outcome], outcome=verdict.outcome.value, reason=verdict.reason,
                    message=verdict.message)  # fmt: skip
-    report(rows, time.monotonic() - started, rng)
+    report(rows, time.monotonic() - started, rng, args.seed)
 
 
-def report(rows: list[dict[str, object]], seconds: float, rng: random.Random) -> None:
+def report(rows: list[dict[str, object]], seconds: float, rng: random.Random, seed: int) -> None:
     pairs = Counter(f"server {row['observed']} / judge {row['predicted']}" for row in rows)
     wrong = [row for row in rows if row["observed"] != row["predicted"]]
     refused = [row for row in rows if row["observed"] != "accepts"]
@@ -160,7 +161,7 @@ def report(rows: list[dict[str, object]], seconds: float, rng: random.Random) ->
         "server_refuses_or_disables": len(refused), "of_which_judge_says_accepts": len(missed),
         "server_accepts": len(accepted), "of_which_judge_says_critical": len(false_alarms),
         "false_alarm_rate": round(len(false_alarms) / max(1, len(accepted)), 5),
-        "pairs": dict(sorted(pairs.items())), "seconds": round(seconds, 1),
+        "pairs": dict(sorted(pairs.items())), "seconds": round(seconds, 1), "seed": seed,
     }  # fmt: skip
     server = subprocess.run(["/usr/sbin/mariadbd", "--version"], capture_output=True, text=True).stdout.strip()
     RESULTS.write_text(json.dumps({"server": server, "figures": figures, "disagreements": wrong}, indent=1) + "\n")

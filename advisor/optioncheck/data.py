@@ -83,7 +83,10 @@ def mariadb() -> FlavorData:
     options = {name: _facts(name, entry) for name, entry in document["options"].items()}
     names = {kind: frozenset(n.lower() for n in listed) for kind, listed in document["names"].items()}
     names["locales"] = frozenset(document["names"]["locales"])
-    names["variables"] = frozenset([*document["variables_only"], *(n for n, f in options.items() if f.variable)])
+    names["compatibility_stubs"] = frozenset(document.get("mysql_compatibility_stubs", ()))
+    names["variables"] = frozenset(
+        [*document["variables_only"], *(n for n, f in options.items() if f.variable)]
+    )
     quirks = _read(QUIRKS_FILE)
     return FlavorData("mariadb", document["version"], options, document["sources"]["help"], names, quirks)
 
@@ -100,7 +103,9 @@ def mysql() -> FlavorData:
             options[name] = replace(known, early=False, source="mariadb-10.11 parse, MySQL name")
         else:
             options[name] = OptionFacts(name, "string", "OPTIONAL", source="mysql name only")
-    source = f"{document['source']['repo']} {document['source']['path']} @ {document['source']['commit'][:12]}"
+    source = (
+        f"{document['source']['repo']} {document['source']['path']} @ {document['source']['commit'][:12]}"
+    )
     return FlavorData("mysql", document["version"], options, source)
 
 

@@ -28,7 +28,13 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from advisor.optioncheck.generate_probes import canonical, probe, probe_loose_zero, probe_maximum
+from advisor.optioncheck.generate_probes import (
+    canonical,
+    probe,
+    probe_compatibility,
+    probe_loose_zero,
+    probe_maximum,
+)
 
 DATA = Path(__file__).with_name("data") / "mariadb-10.11.json"
 OPTION_LINE = re.compile(r"^  (?:-\S, )?--([A-Za-z0-9_-]+)(\[=(?:name|#)\]|=(?:name|#))?")
@@ -42,8 +48,6 @@ ISV_TYPES = {
     "FLAGSET": "flagset", "VARCHAR": "string",
 }  # fmt: skip
 PLUGIN_SWITCH = ("OFF", "ON", "FORCE", "FORCE_PLUS_PERMANENT")
-
-
 
 
 def parse_help(text: str) -> tuple[dict[str, str], dict[str, str], dict[str, list[str]]]:
@@ -109,15 +113,9 @@ def build_entry(name: str, column: str, table_value: str | None, isv: list[str] 
         entry["type"], entry["arg"], entry["src"] = "bool", "OPTIONAL", "help"
     elif column == "":
         entry["type"], entry["src"] = "noarg", "help"
-    elif name.startswith("debug_"):  # debug-build options: a release build reads no value from them
-        entry["type"], entry["src"] = "string", "help+probe: debug-build option, any value"
     else:
         entry["type"], entry["src"] = ("ulonglong" if numeric_column else "string"), "help"
     return entry
-
-
-
-
 
 
 def mark_plugin_switches(options: dict[str, dict[str, object]], plugins: list[str]) -> None:
@@ -150,10 +148,6 @@ def names_of(client: str, mariadbd: str) -> dict[str, list[str]]:
     return {"charsets": sorted(set(charsets)), "collations": sorted(set(collations)), "locales": locales}
 
 
-
-
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mariadbd", default="/usr/sbin/mariadbd")
@@ -165,7 +159,9 @@ def main() -> None:
     ).stdout
     arguments, table, one_of = parse_help(help_text)
     isv = read_isv(args.client)
-    options = {name: build_entry(name, column, table.get(name), isv.get(name)) for name, column in arguments.items()}
+    options = {
+        name: build_entry(name, column, table.get(name), isv.get(name)) for name, column in arguments.items()
+    }
     for name, words in one_of.items():  # options that are not variables but take one of a list
         if options[name]["type"] == "string":
             options[name].update(type="enum", values=words, src="help")
@@ -178,6 +174,8 @@ def main() -> None:
     probe(args.mariadbd, options, plugin_rows)
     probe_loose_zero(args.mariadbd, options)
     probe_maximum(args.mariadbd, options)
+    mysql_names = json.loads(DATA.with_name("mysql-8.0.3-names.json").read_text())["names"]
+    compatible = probe_compatibility(args.mariadbd, sorted(set(mysql_names) - set(options)))
     document = {
         "flavor": "mariadb",
         "version": "10.11",
@@ -187,6 +185,7 @@ def main() -> None:
             "probe": "one-line option files fed to the same binary (plugin ownership, early parse)",
         },
         "variables_only": sorted(set(isv) - set(arguments)),
+        "mysql_compatibility_stubs": compatible,
         "names": names_of(args.client, args.mariadbd),
         "options": dict(sorted(options.items())),
     }

@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 PLUGIN_FAILED = re.compile(r"Parsing options for plugin '([^']+)' failed")
 UNASKABLE = ("help", "verbose", "version", "log_error")
+SWITCHES = ("help+probe", "help+probe: switch takes any value")  # `--<plugin>=ON|OFF|FORCE`
 
 
 def canonical(name: str) -> str:
@@ -31,6 +32,7 @@ def run_line(mariadbd: str, line: str) -> tuple[int, str]:
     finally:
         os.unlink(handle.name)
 
+
 def probe_value(entry: dict[str, object]) -> str | None:
     """A value this option's parser refuses (None: every value is accepted)."""
     kind = entry["type"]
@@ -43,31 +45,43 @@ def probe_value(entry: dict[str, object]) -> str | None:
     return None
 
 
-
 def refusable(entry: dict[str, object]) -> bool:
     """Whether a bad value makes the parser fail (booleans only warn), so a probe names the plugin."""
     return probe_value(entry) is not None and entry["type"] != "bool"
+
 
 def probe(mariadbd: str, options: dict[str, dict[str, object]], plugins: list[str]) -> None:
     """Mark which plugin parses each option family and which core options are parsed early."""
     jobs: list[tuple[str, str | None]] = [
         (name, value) for name, entry in options.items() if (value := probe_value(entry)) is not None
     ]
-    jobs += [(name, None) for name, entry in options.items() if entry["type"] == "bool" and entry["arg"] == "REQUIRED"]
+    jobs += [
+        (name, None)
+        for name, entry in options.items()
+        if entry["type"] == "bool" and entry["arg"] == "REQUIRED"
+    ]
     with ThreadPoolExecutor(max_workers=2) as pool:  # a bare boolean that needs a value names its plugin
-        results = list(pool.map(lambda job: run_line(mariadbd, job[0] if job[1] is None else f"{job[0]}={job[1]}"), jobs))
-    for (name, _), (_, stderr) in zip(jobs, results, strict=True):
+        results = list(
+            pool.map(lambda job: run_line(mariadbd, job[0] if job[1] is None else f"{job[0]}={job[1]}"), jobs)
+        )
+    for (name, _), (returncode, stderr) in zip(jobs, results, strict=True):
         failed = PLUGIN_FAILED.search(stderr)
         if failed:  # a plugin switch keeps its own plugin (a prefix of it can fail another's list too)
             options[name].setdefault("plugin", failed.group(1))
-        elif options[name]["src"] == "help+probe":  # a switch that took the bad value without a word
-            options[name].update(type="string", src="help+probe: takes any value")
+        elif options[name]["src"] in ("help+probe", "help") and returncode == 0 and "Error while" not in stderr:
+            # a switch or help-only option that took the bad value without a word (debug-exit-info)
+            switch = options[name]["src"] == "help+probe"
+            options[name].update(type="string", src=f"help+probe: {'switch ' if switch else ''}takes any value")
             options[name].pop("values", None)
         elif "Buffered" in stderr:
             options[name]["early"] = True
     for plugin in plugins:  # options nobody could probe (strings) follow their family's plugin
         family = canonical(plugin) + "_"
-        members = [e for key, e in options.items() if key.startswith(family) and not str(e["src"]).startswith("help+probe")]
+        members = [
+            e
+            for key, e in options.items()
+            if key.startswith(family) and e["src"] not in SWITCHES
+        ]
         owners = {entry.get("plugin") for entry in members if refusable(entry)}
         if owners == {plugin}:
             for entry in members:
@@ -83,6 +97,7 @@ def probe_maximum(mariadbd: str, options: dict[str, dict[str, object]]) -> None:
         if "cannot be set" not in stderr:
             options[name]["maximum_ok"] = True
 
+
 def probe_loose_zero(mariadbd: str, options: dict[str, dict[str, object]]) -> None:
     """`loose-<core number>=<bad>` leaves the variable at 0; for some the server then dies."""
     names = [n for n, e in options.items() if e.get("plugin") is None and e["type"] in ("uint", "ulonglong",
@@ -92,3 +107,10 @@ def probe_loose_zero(mariadbd: str, options: dict[str, dict[str, object]]) -> No
     for name, (returncode, _) in zip(names, results, strict=True):
         if returncode != 0:
             options[name]["loose_bad_fatal"] = True
+
+
+def probe_compatibility(mariadbd: str, names: list[str]) -> list[str]:
+    """MySQL names MariaDB takes and ignores ("... is MySQL 5.6 / 5.7 compatible option")."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(lambda name: run_line(mariadbd, f"{name}=1"), names))
+    return [name for name, (rc, stderr) in zip(names, results, strict=True) if rc == 0 and "compatible" in stderr]

@@ -5,14 +5,9 @@ from __future__ import annotations
 import re
 
 from advisor.optioncheck import data as catalogs
+from advisor.optioncheck import names as naming
 from advisor.optioncheck.model import PLUGIN_CONSEQUENCES, OptionFacts, Outcome, Verdict
-from advisor.optioncheck.names import (
-    Resolution,
-    classify_unknown,
-    resolve_mariadb,
-    resolve_mysql,
-    strip_special,
-)
+from advisor.optioncheck.names import Resolution
 from advisor.optioncheck.validated import check_validated
 from advisor.optioncheck.values import ValueCheck, check_value
 
@@ -34,7 +29,9 @@ class _Judgement:
     def __init__(self, name: str, value: str | None, flavor: str, version: tuple[int, ...], os: str) -> None:
         self.written, self.value, self.flavor, self.version, self.os = name, value, flavor, version, os
         self.data = catalogs.mariadb() if flavor == "mariadb" else catalogs.mysql()
-        self.certain = (flavor == "mariadb" and version[:2] == (10, 11)) or (flavor == "mysql" and version[:2] == (8, 0))
+        self.certain = (flavor == "mariadb" and version[:2] == (10, 11)) or (
+            flavor == "mysql" and version[:2] == (8, 0)
+        )
         self.basis = f"{self.data.flavor} {self.data.version} ({self.data.source})"
         self.specials: list[str] = []
 
@@ -44,8 +41,8 @@ class _Judgement:
 
     def resolve(self, name: str) -> Resolution:
         if self.flavor == "mariadb":
-            return resolve_mariadb(name, self.data)
-        return resolve_mysql(name, self.data)
+            return naming.resolve_mariadb(name, self.data)
+        return naming.resolve_mysql(name, self.data)
 
 
 def judge(name: str, value: str | None, *, flavor: str, version: str | tuple[int, ...], os: str = "linux",
@@ -58,7 +55,7 @@ def judge(name: str, value: str | None, *, flavor: str, version: str | tuple[int
     state = _Judgement(name, value, flavor, parse_version(version), os.lower())
     current = catalogs.canonical(name)
     resolution = state.resolve(current)
-    while resolution.facts is None and not resolution.ambiguous and (split := strip_special(current)):
+    while resolution.facts is None and not resolution.ambiguous and (split := naming.strip_special(current)):
         state.specials.append(split[0])
         current = split[1]
         resolution = state.resolve(current)
@@ -73,14 +70,20 @@ def judge(name: str, value: str | None, *, flavor: str, version: str | tuple[int
 
 
 def _unknown(state: _Judgement, name: str, loose: bool, prefix_of: str | None = None) -> Verdict:
+    if name in state.data.names.get("compatibility_stubs", ()):
+        return state.verdict(Outcome.IGNORES_WITH_WARNING, "compatibility_stub",
+                             f"'{name}' is a MySQL option {state.data.flavor} takes and ignores with a warning "
+                             "('MySQL 5.6 / 5.7 compatible option'); it does nothing here.")  # fmt: skip
     intended: str | None
     if prefix_of is not None:
         words = f"'{name}' abbreviates {prefix_of}; MySQL 5.7 and later refuse abbreviated names (WL#6978)"
         reason, intended = "refused_prefix", prefix_of
     else:
-        reason, words, intended = classify_unknown(name, state.flavor, state.data, catalogs.foreign())
+        reason, words, intended = naming.classify_unknown(name, state.flavor, state.data, catalogs.foreign())
     unsure = state.flavor == "mysql" and name.startswith("innodb")  # MySQL data lacks plugin names
-    suggestion = _line([s for s in state.specials if s != "loose"], intended, state.value) if intended else None
+    suggestion = (
+        _line([s for s in state.specials if s != "loose"], intended, state.value) if intended else None
+    )
     if loose:
         return state.verdict(Outcome.IGNORES_WITH_WARNING, "loose_" + reason,
                              f"{words}. The loose- prefix makes the server log a warning and skip the line.",
@@ -105,18 +108,12 @@ def _ambiguous(state: _Judgement, name: str, resolution: Resolution, loose: bool
 
 
 def _plugin_words(words: str, plugin: str) -> str:
-    consequence = PLUGIN_CONSEQUENCES.get(plugin, f"whatever the {plugin} plugin provides becomes unavailable")
+    consequence = PLUGIN_CONSEQUENCES.get(
+        plugin, f"whatever the {plugin} plugin provides becomes unavailable"
+    )
     return f"{words}. The server disables the {plugin} plugin ('Parsing options for plugin failed'): {consequence}."
 
 
-def _special_value(specials: list[str], value: str | None) -> str | None:
-    """skip-/disable- turn the option off (given '0': on), enable- on (given '0': off)."""
-    for special in specials:
-        if special in ("skip", "disable"):
-            return "1" if value == "0" else "0"
-        if special == "enable":
-            return "0" if value == "0" else "1"
-    return value
 
 
 def _os_check(state: _Judgement, facts: OptionFacts, value: str | None) -> ValueCheck | None:
@@ -136,7 +133,9 @@ def _known(state: _Judgement, resolution: Resolution, loose: bool) -> Verdict:
     extra: dict[str, object] = {"option": facts.name, "certain": facts.source != "mysql name only"}
     abbreviation = ""
     if resolution.by_prefix:
-        abbreviation = f"'{state.written}' abbreviates {facts.name}; write the full name before an upgrade breaks it. "
+        abbreviation = (
+            f"'{state.written}' abbreviates {facts.name}; write the full name before an upgrade breaks it. "
+        )
         extra["suggestion"] = full
     check = _check(state, facts)
     if check.suggested_value is not None:
@@ -149,11 +148,14 @@ def _check(state: _Judgement, facts: OptionFacts) -> ValueCheck:
     """The value's fate: my_getopt's parse, then the startup checks some options get."""
     if "maximum" in state.specials and not facts.maximum_ok:
         return ValueCheck("error", f"option '{facts.name}': its maximum cannot be set from an option file")
-    value = _special_value(state.specials, state.value)
+    value = naming.special_value(state.specials, state.value)
     quirks = state.data.quirks
     if value is None and facts.name in quirks.get("crash_without_value", {}):
         return ValueCheck("fatal", quirks["crash_without_value"][facts.name])
     check = _os_check(state, facts, value) or check_value(value, facts)
+    crash = quirks.get("crash_below", {}).get(facts.name)
+    if crash and check.status != "error" and check.effective and int(check.effective) < crash["minimum"]:
+        return ValueCheck("fatal", crash["why"])
     if check.status in ("ok", "placeholder"):
         for kind, names in quirks.get("validated", {}).items():
             if facts.name in names:
@@ -165,7 +167,9 @@ def _outcome(state: _Judgement, facts: OptionFacts, check: ValueCheck, loose: bo
              extra: dict[str, object]) -> Verdict:  # fmt: skip
     detail = abbreviation + (check.detail + ". " if check.detail else "")
     fatal_plugin = state.data.quirks.get("fatal_plugins", {}).get(facts.plugin or "")
-    if check.status == "fatal" or (check.status == "error" and (fatal_plugin or (loose and facts.loose_bad_fatal))):
+    if check.status == "fatal" or (
+        check.status == "error" and ((fatal_plugin and not loose) or (loose and facts.loose_bad_fatal))
+    ):
         why = fatal_plugin or ("with loose- the option is left at 0, which kills the server" if loose else "")
         return state.verdict(Outcome.REFUSES_TO_START, "bad_value", f"{detail}{why + '. ' if why else ''}"
                              "The server refuses to start.", plugin=facts.plugin, **extra)  # fmt: skip
@@ -180,10 +184,14 @@ def _outcome(state: _Judgement, facts: OptionFacts, check: ValueCheck, loose: bo
         return state.verdict(Outcome.REFUSES_TO_START, "bad_value",
                              f"{detail}The server refuses to start ('Error while setting value').", **extra)  # fmt: skip
     if check.status == "warn":
-        return state.verdict(Outcome.IGNORES_WITH_WARNING, "bad_bool", detail.strip(), plugin=facts.plugin, **extra)
+        return state.verdict(
+            Outcome.IGNORES_WITH_WARNING, "bad_bool", detail.strip(), plugin=facts.plugin, **extra
+        )
     if check.status in ("adjusted", "rounded"):
         return state.verdict(Outcome.CLAMPS, "out_of_range" if check.status == "adjusted" else "block_rounding",
                              detail.strip(), plugin=facts.plugin, value=check.effective, **extra)  # fmt: skip
     reason = "unique_prefix" if abbreviation else "placeholder" if check.detail else "ok"
     message = detail.strip() or f"The server accepts {facts.name} = {check.effective}."
-    return state.verdict(Outcome.ACCEPTS, reason, message, plugin=facts.plugin, value=check.effective, **extra)
+    return state.verdict(
+        Outcome.ACCEPTS, reason, message, plugin=facts.plugin, value=check.effective, **extra
+    )

@@ -107,7 +107,9 @@ def closest(name: str, known: list[str]) -> list[str]:
     return sorted(candidate for score, candidate in near if score == best)
 
 
-def classify_unknown(name: str, flavor: str, data: FlavorData, foreign: Foreign) -> tuple[str, str, str | None]:
+def classify_unknown(
+    name: str, flavor: str, data: FlavorData, foreign: Foreign
+) -> tuple[str, str, str | None]:
     """(reason, plain words, intended name or None) for a name the server does not know."""
     other = foreign.mysql_only if flavor == "mariadb" else foreign.mariadb_only
     other_name = "MySQL" if flavor == "mariadb" else "MariaDB"
@@ -122,3 +124,12 @@ def classify_unknown(name: str, flavor: str, data: FlavorData, foreign: Foreign)
     if near:
         return "misspelling", f"'{name}' is not an option; did you mean one of {', '.join(near)}?", None
     return "unknown_name", f"'{name}' is not an option of this server", None
+
+def special_value(specials: list[str], value: str | None) -> str | None:
+    """skip-/disable- turn the option off (given '0': on), enable- on (given '0': off)."""
+    for special in specials:
+        if special in ("skip", "disable"):
+            return "1" if value == "0" else "0"
+        if special == "enable":
+            return "0" if value == "0" else "1"
+    return value

@@ -33,7 +33,9 @@ def _table_rule_ok(text: str) -> bool:
     return bool(dot and database and table)
 
 
-def check_validated(kind: str, name: str, text: str | None, known: dict[str, frozenset[str]]) -> ValueCheck | None:
+def check_validated(
+    kind: str, name: str, text: str | None, known: dict[str, frozenset[str]]
+) -> ValueCheck | None:
     """The post-parse check for `kind`; None when the value passes (or there is nothing to check)."""
     if text is None:
         return None

@@ -1,0 +1,74 @@
+"""A sample of the kept cases asked again of the real mariadbd on this machine.
+
+`mariadbd --defaults-file=F --verbose --help` with F holding `[mysqld]` and one line parses the
+file as at startup and exits. The server's reaction (exit code not 0: refuses; "Parsing options
+for plugin 'X' failed": disables a plugin; else accepts) must match both the recorded case and
+judge(). Skipped when the binary is missing, except in CI (CI=true), where that is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+
+from advisor.optioncheck import judge
+from tests.advisor.optioncheck.test_cases import CASES, CLASS
+
+pytestmark = pytest.mark.mariadb
+
+MARIADBD = os.environ.get("INNOTUNE_MARIADBD", "/usr/sbin/mariadbd")
+PLUGIN_FAILED = re.compile(r"Parsing options for plugin '([^']+)' failed")
+
+
+def _sample() -> list[dict[str, Any]]:
+    """About 30 cases, every observed class represented, the same ones on every run."""
+    rng = random.Random(17)
+    by_class: dict[str, list[dict[str, Any]]] = {}
+    for case in CASES:
+        by_class.setdefault(case["observed"], []).append(case)
+    return [case for cases in by_class.values() for case in rng.sample(cases, min(10, len(cases)))]
+
+
+@pytest.fixture(scope="module")
+def mariadbd() -> str:
+    if not (os.path.isfile(MARIADBD) and os.access(MARIADBD, os.X_OK)):
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{MARIADBD} is missing, and CI must ask the real server")
+        pytest.skip(f"{MARIADBD} is not installed")
+    return MARIADBD
+
+
+def ask(binary: str, name: str, value: str | None) -> str:
+    line = name if value is None else f"{name}={value}"
+    with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as handle:
+        handle.write(f"[mysqld]\n{line}\n")
+    try:
+        done = subprocess.run([binary, f"--defaults-file={handle.name}", "--verbose", "--help"],
+                              capture_output=True, text=True, timeout=60, env={**os.environ, "LC_ALL": "C"})  # fmt: skip
+    finally:
+        os.unlink(handle.name)
+    if done.returncode != 0:
+        return "refuses"
+    return "disables_plugin" if PLUGIN_FAILED.search(done.stderr) else "accepts"
+
+
+def test_the_server_still_does_what_was_recorded_and_what_we_say(mariadbd: str) -> None:
+    """Re-asked now, the server agrees with the recorded case and with judge()."""
+    sample = _sample()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        answers = list(pool.map(lambda case: ask(mariadbd, case["name"], case["value"]), sample))
+    wrong = []
+    for case, answer in zip(sample, answers, strict=True):
+        verdict = judge(case["name"], case["value"], flavor="mariadb", version="10.11")
+        if not answer == case["observed"] == CLASS[verdict.outcome]:
+            wrong.append(f"{case['name']}={case['value']}: server {answer}, recorded {case['observed']}, "
+                         f"judge {verdict.outcome.value}")  # fmt: skip
+    assert len(sample) >= 25
+    assert wrong == []
