@@ -5,7 +5,7 @@ Three inputs can say so, each graded (`advisor.derived.evidence.Grade`):
 - SHOW GLOBAL STATUS: the miss rate over the status window, graded by that window (a since-startup
   rate 9 s after start, or two snapshots 20 s apart, is weak: a cold pool misses by nature);
 - SHOW ENGINE INNODB STATUS: no free pages while pages are read from disk (a snapshot with averages
-  over the last seconds): fair;
+  over the last seconds): fair; free pages only say the pool has not filled yet: weak;
 - schema facts: InnoDB data and indexes larger than the pool (a fact, not a rate): strong when the
   data is at least `strong_data_multiple_of_pool` times the pool, else fair (the working set may fit).
 
@@ -105,13 +105,9 @@ def _innodb_signal(ctx: AuditContext) -> Signal | None:
             "from disk, evicting others to make room. "
         )
         return Signal("short", Grade.FAIR, evidence, sentence, "InnoDB status")
-    return Signal(
-        "enough",
-        Grade.FAIR,
-        evidence,
-        "SHOW ENGINE INNODB STATUS shows free pages or few disk reads",
-        "InnoDB status",
-    )
+    # Free pages only say the pool has not filled yet (it may still be warming up): weak evidence.
+    sentence = "SHOW ENGINE INNODB STATUS shows free pages or few disk reads"
+    return Signal("enough", Grade.WEAK, evidence, sentence, "InnoDB status")
 
 
 def _schema_signal(ctx: AuditContext, pool_bytes: int) -> Signal | None:
