@@ -10,6 +10,10 @@ from fastapi.testclient import TestClient
 from tests.api.helpers import MYCNF_PATH, Tenant, Tenants, assert_problem, corpus_json
 from tests.fixtures.worker_process import WorkerProcess
 
+TYPO_FINDINGS = {
+    ("config_validity.possible_typo", "innodb_bufer_pool_size"),
+    ("config_validity.possible_typo", "innodb_buffer_pool_size"),
+}
 #: line 2 has a typo (config_validity.possible_typo); snapshot B changes only that line, to a value
 #: the server cannot read (config_validity.invalid_value) that also differs from the live value.
 MYCNF_A = "[mysqld]\ninnodb_bufer_pool_size = 128M\nmax_connections = 151\n"
@@ -56,7 +60,8 @@ def test_drift_after_one_cnf_line_changed(
     assert changed["added"] == [{"line": 2, "text": "innodb_buffer_pool_size = banana"}]
     assert "-innodb_bufer_pool_size = 128M\n+innodb_buffer_pool_size = banana" in changed["diff"]
     assert _keys(drift["findings"]["new"]) == {("config_validity.invalid_value", "innodb_buffer_pool_size")}
-    assert _keys(drift["findings"]["resolved"]) == {("config_validity.possible_typo", None)}
+    # The typo was two findings: the misspelt line commented out, the intended option written instead.
+    assert _keys(drift["findings"]["resolved"]) == TYPO_FINDINGS
     assert drift["findings"]["unchanged"]
     assert drift["drift"]["new"] == ["innodb_buffer_pool_size"]
     assert {"name": "innodb_buffer_pool_size", "file_value": "banana", "live_value": "134217728"}.items() <= (
@@ -66,7 +71,7 @@ def test_drift_after_one_cnf_line_changed(
     compared = client.get(f"/v1/audits/{second}/compare/{first}", headers=mine.headers).json()
     assert compared == drift
     reverse = client.get(f"/v1/audits/{first}/compare/{second}", headers=mine.headers).json()
-    assert _keys(reverse["findings"]["new"]) == {("config_validity.possible_typo", None)}
+    assert _keys(reverse["findings"]["new"]) == TYPO_FINDINGS
     assert reverse["mycnf"]["files"][0]["added"] == [{"line": 2, "text": "innodb_bufer_pool_size = 128M"}]
 
 

@@ -120,5 +120,9 @@ def test_newly_wrong_lists_servers_with_new_findings(fleet_organization: Organiz
     newly = summary["newly_wrong"]
     assert newly["count"] == 1
     assert newly["servers"][0]["id"] == fleet.server_ids[1]
-    assert newly["servers"][0]["new"] == ["config_validity.possible_typo|"]
+    # The misspelt line commented out, and the intended option written with the user's value.
+    assert newly["servers"][0]["new"] == [
+        "config_validity.possible_typo|innodb_bufer_pool_size",
+        "config_validity.possible_typo|innodb_buffer_pool_size",
+    ]
     assert again == summary

@@ -51,5 +51,8 @@ def test_a_fleet_reaudit_on_sqlite(tmp_path: Path, use_env: Callable[..., None])
         "config_validity.possible_typo"
     ] == 3
     assert summary["latest_run"]["succeeded"] == 1
-    assert [finding["rule"] for finding in drift["findings"]["resolved"]] == ["config_validity.possible_typo"]
+    # The typo was two findings: the misspelt line commented out, the intended option written instead.
+    assert [finding["rule"] for finding in drift["findings"]["resolved"]] == [
+        "config_validity.possible_typo"
+    ] * 2
     assert drift["mycnf"]["files"][0]["added"] == [{"line": 2, "text": "innodb_buffer_pool_size = 128M"}]
