@@ -154,6 +154,23 @@ def live_settings(bench: Bench, names: list[str]) -> dict[str, str]:
     return values
 
 
+def one_run(bench: Bench, name: str) -> sysbench.RunResult | None:
+    """Prewarm, warm-up, measured run; None (and a FAILURE) when the server died meanwhile."""
+    load, socket = bench.workload.load, bench.server.socket
+    try:
+        bench.server.prewarm(load.tables)
+        sysbench.run(load, socket, bench.args.warmup)
+        return sysbench.run(load, socket, bench.args.duration)
+    except (BenchError, pymysql.MySQLError) as exc:
+        why = bench.server.died()
+        if why is None:
+            raise
+        message = f"config {name!r} crashed under load: {why} ({str(exc)[:200]})"
+        print(f"\n!!! FAILURE: {message}\n", flush=True)
+        bench.failures.append(message)
+        return None
+
+
 def measure_rounds(
     bench: Bench, files: dict[str, Path], watched: list[str]
 ) -> tuple[dict[str, list[dict[str, float]]], set[str]]:
@@ -170,11 +187,12 @@ def measure_rounds(
                 continue
             if name not in bench.settings:
                 bench.settings[name] = live_settings(bench, watched)
-            sysbench.prewarm(bench.workload.load, bench.server.socket)
-            sysbench.run(bench.workload.load, bench.server.socket, bench.args.warmup)
+            result = one_run(bench, name)
+            if result is None:
+                broken.add(name)
+                continue
             loadavg = os.getloadavg()[0]
-            result = sysbench.run(bench.workload.load, bench.server.socket, bench.args.duration)
-            runs[name].append({"tps": result.tps, "p95_ms": result.p95_ms, "loadavg_before": loadavg})
+            runs[name].append({"tps": result.tps, "p95_ms": result.p95_ms, "loadavg_after": loadavg})
             print(
                 f"  round {number + 1} {name:10s} {result.tps:9.1f} tps  p95 {result.p95_ms:8.2f} ms",
                 flush=True,

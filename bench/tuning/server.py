@@ -128,6 +128,27 @@ class PrivateServer:
     def connect(self, database: str | None = None) -> pymysql.connections.Connection:  # type: ignore[type-arg]
         return pymysql.connect(unix_socket=str(self.socket), user="root", password="", database=database)
 
+    def died(self) -> str | None:
+        """Why the server is no longer running (None while it runs): exit status, OOM kill, log."""
+        if self.proc is None or self.proc.poll() is None:
+            return None
+        why = f"mariadbd exited with status {self.proc.returncode}"
+        if self.cgroup is not None and (self.cgroup / "memory.failcnt").exists():
+            failcnt = (self.cgroup / "memory.failcnt").read_text().strip()
+            why += f"; memory cgroup failcnt {failcnt} (a SIGKILL here is the OOM killer)"
+        tail = self.error_log.read_text(errors="replace").splitlines()[-5:] if self.error_log.exists() else []
+        self.proc = None
+        return f"{why}; error log tail: {tail}"
+
+    def prewarm(self, tables: int) -> None:
+        """Read every table's primary and secondary index once, by full index scans (no temporary
+        table: sysbench's own `prewarm` materialises each table and needs ~2 GiB for 1.2M rows,
+        which gets the server OOM-killed under a 2 GiB container limit)."""
+        with self.connect("sbtest") as conn, conn.cursor() as cur:
+            for number in range(1, tables + 1):
+                cur.execute(f"SELECT COUNT(*) FROM sbtest{number} FORCE INDEX (PRIMARY)")
+                cur.execute(f"SELECT COUNT(k) FROM sbtest{number} FORCE INDEX (k_{number})")
+
     def cleanup(self) -> None:
         self.stop()
         if self.cgroup is not None:

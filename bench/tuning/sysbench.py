@@ -1,4 +1,4 @@
-"""sysbench 1.0 against the private instance: install, prepare, prewarm, timed runs and their figures."""
+"""sysbench 1.0 against the private instance: install, prepare, timed runs and their figures."""
 
 from __future__ import annotations
 
@@ -69,13 +69,6 @@ def prepare(load: Load, socket: Path, threads: int = 2) -> None:
     threads = min(threads, load.tables)
     run = subprocess.run(_argv(load, socket, "prepare", threads), capture_output=True, text=True)
     _check(run, "prepare")
-
-
-def prewarm(load: Load, socket: Path) -> None:
-    """Read every table and index once (sysbench's own `prewarm`), so each configuration starts warm."""
-    threads = min(2, load.tables)
-    run = subprocess.run(_argv(load, socket, "prewarm", threads), capture_output=True, text=True)
-    _check(run, "prewarm")
 
 
 def run(load: Load, socket: Path, seconds: int) -> RunResult:
