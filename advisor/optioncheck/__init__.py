@@ -21,7 +21,7 @@ Public API (pure: stdlib only, no I/O beyond reading the package's own JSON once
 disables_plugin, refuses_to_start), `message` (plain words: what the server does and why),
 `reason` (stable tag: ok, unique_prefix, placeholder, out_of_range, block_rounding, bad_bool,
 bad_value, loose_bad_value, ambiguous_prefix, unknown_name, misspelling, other_flavor,
-plugin_not_loaded, refused_prefix, and loose_* forms), `option` (the full name reached),
+plugin_not_loaded, refused_prefix, compatibility_stub, and loose_* forms), `option` (the full name reached),
 `plugin`, `value` (what the server ends up using, where known), `suggestion` (the corrected
 ``name = value`` line keeping the user's value, where the intent is clear), `basis` (the data
 set used), `certain` (False when the data is partial: other versions, MySQL plugin options).
@@ -40,7 +40,13 @@ Data (``data/``), every fact with its source:
 * ``mysql-8.0.3-names.json`` — MySQL 8.0.3's core option names from mysql-server's
   ``mysql-test/r/mysqld--help-notwin.result`` (commit recorded); value types borrowed from the
   same-named MariaDB option where one exists.
+* ``mariadb-10.11-quirks.json`` — what startup does after option parsing, observed on the binary:
+  string options it validates (character sets, collations, locales, replication rules...), the
+  FORCE plugin whose failure stops it (MyISAM), values that crash it.
 * ``foreign.json`` — plugin name prefixes (plugins not loaded) and Windows-only values.
+
+The proof is ``bench/option_oracle.py`` (run by hand): generated lines asked of the real
+mariadbd and compared with judge(); figures in ``bench/results/option_oracle.json``.
 
 Nothing here imports advisor.advisors, a framework, or touches the network, clock or environment.
 """
