@@ -56,6 +56,9 @@ class RedoLogThresholds:
 
     target_hours_of_writes: float = 1.0
     min_capacity_bytes: int = 512 * MIB
+    # The minimum grows with the host's memory as MySQL's innodb_dedicated_server sizes the log
+    # (8.0.14–8.0.29: 512 MiB under 8 GiB, 1 GiB up to 128 GiB, 2 GiB above): (memory at least, minimum).
+    min_capacity_by_memory: tuple[tuple[int, int], ...] = ((128 * GIB, 2 * GIB), (8 * GIB, 1 * GIB))
     max_capacity_bytes: int = 128 * GIB
     # Recommend a change only when the current capacity is off by more than this factor.
     tolerance_factor: float = 2.0

@@ -1,6 +1,6 @@
 """The one redo size every redo rule recommends: the largest need, within sanity bounds.
 
-Needs: the minimum size; about an hour of writes at the observed rate; room for the observed checkpoint
+Needs: the minimum size (larger on hosts with more memory, as innodb_dedicated_server sizes it); about an hour of writes at the observed rate; room for the observed checkpoint
 age to fill at most half the log; ten times the largest row where the BLOB limit applies.
 
 Bounds, so that a size never comes from noise or buys nothing:
@@ -103,8 +103,23 @@ def _rate_need(ctx: AuditContext, redo: RedoLog) -> tuple[int, str, str] | None:
     return capped, "the write rate, capped on weak evidence", note
 
 
+def redo_floor(ctx: AuditContext) -> int:
+    """The smallest log worth recommending: 512 MiB, more on hosts with more memory (the sizes MySQL's
+    innodb_dedicated_server picks) as long as the pool can hold that much dirty: a burst of writes on a
+    large server fills a small log in moments."""
+    limits = ctx.thresholds.redo_log
+    memory = ctx.usable_memory
+    scaled = next(
+        (floor for at_least, floor in limits.min_capacity_by_memory if memory and memory >= at_least), 0
+    )
+    bound = redo_bound(ctx)
+    if bound is not None:  # never more than the pool may hold dirty: a larger log would never fill
+        scaled = min(scaled, bound.size_bytes)
+    return max(scaled, limits.min_capacity_bytes)
+
+
 def _bounded(ctx: AuditContext, needs: list[tuple[int, str]]) -> tuple[list[tuple[int, str]], str]:
-    bound, floor = redo_bound(ctx), ctx.thresholds.redo_log.min_capacity_bytes
+    bound, floor = redo_bound(ctx), redo_floor(ctx)
     if bound is None:
         return needs, ""
     limit = max(bound.size_bytes, floor)
@@ -133,10 +148,8 @@ def redo_target(ctx: AuditContext, redo: RedoLog) -> RedoTarget:
             (int(age[0] / share), f"the observed checkpoint age to fill at most {share:.0%} of it")
         )
     bounded, bound_note = _bounded(ctx, bounded)
-    needs = [
-        (limits.min_capacity_bytes, f"the {describe_bytes(limits.min_capacity_bytes)} minimum"),
-        *bounded,
-    ]
+    floor = redo_floor(ctx)
+    needs = [(floor, f"the {describe_bytes(floor)} minimum for a server of this size"), *bounded]
     row = largest_row(ctx)
     if row is not None and blob_limited(ctx):
         needs.append((int(row[0] / BLOB_SHARE_OF_REDO * limits.blob_headroom), "ten times the largest row"))

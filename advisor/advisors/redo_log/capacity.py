@@ -15,7 +15,7 @@ from advisor.derived.redo_sizing import (
     redo_log,
     write_rate,
 )
-from advisor.derived.redo_target import redo_target
+from advisor.derived.redo_target import redo_floor, redo_target
 from advisor.findings import Evidence, Severity
 from advisor.references import MARIADB_REDO_RESIZE_AT_STARTUP, MYSQL_56_REDO_LOG, MYSQL_INNODB_PARAMETERS
 from advisor.rules import ALL_VERSIONS, Proposal, Versions, rule
@@ -122,7 +122,9 @@ def undersized(ctx: AuditContext) -> Iterator[Proposal]:
     Why it matters: a small redo log forces frequent checkpoints: InnoDB flushes dirty pages early and
     often instead of merging writes, and under bursts it stalls writes while it frees log space.
 
-    What we recommend: one hour of writes, at least 512 MiB and at most 128 GiB, when the current
+    What we recommend: one hour of writes, at least 512 MiB (1 GiB on hosts with 8 GiB of memory or
+    more, 2 GiB from 128 GiB — the sizes innodb_dedicated_server picks — as far as the pool can hold
+    that much dirty) and at most 128 GiB, when the current
     capacity is under half of that (a warning when it holds less than half an hour of writes) — but
     never more than the pool that will run (the recommended one when buffer_pool advice changes it) may
     hold dirty (innodb_max_dirty_pages_pct of it), nor than the InnoDB data there is to dirty when
@@ -151,7 +153,7 @@ def undersized(ctx: AuditContext) -> Iterator[Proposal]:
     if short:
         why = f"{lasts} of writes at the observed rate: InnoDB checkpoints far more often than needed."
     else:
-        floor = describe_bytes(limits.min_capacity_bytes)
+        floor = describe_bytes(redo_floor(ctx))
         why = (
             f"{lasts} at this quiet rate, but it is under half the {floor} minimum: a burst of writes "
             "(a bulk load, an index build) fills it in moments and forces checkpoints."
