@@ -68,20 +68,20 @@ def probe(mariadbd: str, options: dict[str, dict[str, object]], plugins: list[st
         failed = PLUGIN_FAILED.search(stderr)
         if failed:  # a plugin switch keeps its own plugin (a prefix of it can fail another's list too)
             options[name].setdefault("plugin", failed.group(1))
-        elif options[name]["src"] in ("help+probe", "help") and returncode == 0 and "Error while" not in stderr:
+        elif (
+            options[name]["src"] in ("help+probe", "help") and returncode == 0 and "Error while" not in stderr
+        ):
             # a switch or help-only option that took the bad value without a word (debug-exit-info)
             switch = options[name]["src"] == "help+probe"
-            options[name].update(type="string", src=f"help+probe: {'switch ' if switch else ''}takes any value")
+            options[name].update(
+                type="string", src=f"help+probe: {'switch ' if switch else ''}takes any value"
+            )
             options[name].pop("values", None)
         elif "Buffered" in stderr:
             options[name]["early"] = True
     for plugin in plugins:  # options nobody could probe (strings) follow their family's plugin
         family = canonical(plugin) + "_"
-        members = [
-            e
-            for key, e in options.items()
-            if key.startswith(family) and e["src"] not in SWITCHES
-        ]
+        members = [e for key, e in options.items() if key.startswith(family) and e["src"] not in SWITCHES]
         owners = {entry.get("plugin") for entry in members if refusable(entry)}
         if owners == {plugin}:
             for entry in members:
@@ -113,4 +113,6 @@ def probe_compatibility(mariadbd: str, names: list[str]) -> list[str]:
     """MySQL names MariaDB takes and ignores ("... is MySQL 5.6 / 5.7 compatible option")."""
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = list(pool.map(lambda name: run_line(mariadbd, f"{name}=1"), names))
-    return [name for name, (rc, stderr) in zip(names, results, strict=True) if rc == 0 and "compatible" in stderr]
+    return [
+        name for name, (rc, stderr) in zip(names, results, strict=True) if rc == 0 and "compatible" in stderr
+    ]

@@ -114,8 +114,6 @@ def _plugin_words(words: str, plugin: str) -> str:
     return f"{words}. The server disables the {plugin} plugin ('Parsing options for plugin failed'): {consequence}."
 
 
-
-
 def _os_check(state: _Judgement, facts: OptionFacts, value: str | None) -> ValueCheck | None:
     rule = catalogs.foreign().windows_only_values.get(facts.name)
     if rule is None or value is None or value.lower() not in [v.lower() for v in rule["values"]]:

@@ -125,6 +125,7 @@ def classify_unknown(
         return "misspelling", f"'{name}' is not an option; did you mean one of {', '.join(near)}?", None
     return "unknown_name", f"'{name}' is not an option of this server", None
 
+
 def special_value(specials: list[str], value: str | None) -> str | None:
     """skip-/disable- turn the option off (given '0': on), enable- on (given '0': off)."""
     for special in specials:
