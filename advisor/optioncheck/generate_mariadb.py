@@ -37,6 +37,7 @@ from advisor.optioncheck.generate_probes import (
 )
 
 DATA = Path(__file__).with_name("data") / "mariadb-10.11.json"
+CATALOG = Path(__file__).parents[1] / "catalog" / "variables.json"
 OPTION_LINE = re.compile(r"^  (?:-\S, )?--([A-Za-z0-9_-]+)(\[=(?:name|#)\]|=(?:name|#))?")
 ISV_QUERY = (
     "SELECT VARIABLE_NAME, VARIABLE_TYPE, NUMERIC_MIN_VALUE, NUMERIC_MAX_VALUE, NUMERIC_BLOCK_SIZE, "
@@ -174,8 +175,9 @@ def main() -> None:
     probe(args.mariadbd, options, plugin_rows)
     probe_loose_zero(args.mariadbd, options)
     probe_maximum(args.mariadbd, options)
-    mysql_names = json.loads(DATA.with_name("mysql-8.0.3-names.json").read_text())["names"]
-    compatible = probe_compatibility(args.mariadbd, sorted(set(mysql_names) - set(options)))
+    mysql_names = set(json.loads(DATA.with_name("mysql-8.0.3-names.json").read_text())["names"])
+    mysql_names |= set(json.loads(CATALOG.read_text())["variables"])  # older names: show_compatibility_56
+    compatible = probe_compatibility(args.mariadbd, sorted(mysql_names - set(options)))
     document = {
         "flavor": "mariadb",
         "version": "10.11",

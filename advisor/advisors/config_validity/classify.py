@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Final
 from advisor.advisors.config_validity import lines, refusals, verdicts
 from advisor.derived.cache import once_per_audit
 from advisor.findings import Severity
-from advisor.optioncheck import Outcome
+from advisor.optioncheck import Outcome, Verdict
 from advisor.rules import Proposal
 
 if TYPE_CHECKING:
@@ -103,12 +103,13 @@ def _check_server_line(ctx: AuditContext, entry: OptionEntry, found: ClassifiedL
 
 def _judge_server_line(ctx: AuditContext, entry: OptionEntry, found: ClassifiedLines) -> None:
     name, facts = lines.resolve(ctx, entry)
-    if verdicts.is_compat_option(ctx, entry):
-        found.ignored.extend(verdicts.compat_ignored(ctx, entry))
+    said = verdicts.verdict(ctx, entry)
+    if verdicts.is_compat_option(ctx, said):
+        found.ignored.extend(verdicts.compat_ignored(ctx, entry, said))
     elif facts is None and name == "set_variable":
         found.refused.extend(refusals.set_variable(ctx, entry))
     elif facts is None:
-        _judge_unknown_name(ctx, entry, found)
+        _judge_unknown_name(ctx, entry, said, found)
     elif facts.kind == "mysqld_safe" or not facts.option_file_ok:
         found.refused.extend(refusals.refused(ctx, entry, name, facts))
     elif facts.ignored:
@@ -117,12 +118,11 @@ def _judge_server_line(ctx: AuditContext, entry: OptionEntry, found: ClassifiedL
         if facts.deprecated:
             found.deprecated.append((entry, facts))
         if entry.prefix is None:  # skip-/disable-/enable- give the value themselves
-            _judge_value(ctx, entry, name, facts, found)
+            _judge_value(ctx, entry, name, facts, said, found)
 
 
-def _judge_unknown_name(ctx: AuditContext, entry: OptionEntry, found: ClassifiedLines) -> None:
+def _judge_unknown_name(ctx: AuditContext, entry: OptionEntry, said: Verdict, found: ClassifiedLines) -> None:
     """A name the tuned catalog lacks: the server's full option list says what happens to it."""
-    said = verdicts.verdict(ctx, entry)
     if said.is_critical and verdicts.trusted(ctx, said):
         target = found.typos if verdicts.is_typo(said) else found.refused
         target.extend(verdicts.fix(ctx, entry, said))
@@ -133,10 +133,14 @@ def _judge_unknown_name(ctx: AuditContext, entry: OptionEntry, found: Classified
 
 
 def _judge_value(
-    ctx: AuditContext, entry: OptionEntry, name: str, facts: VariableFacts, found: ClassifiedLines
+    ctx: AuditContext,
+    entry: OptionEntry,
+    name: str,
+    facts: VariableFacts,
+    said: Verdict,
+    found: ClassifiedLines,
 ) -> None:
     """A known name's value: fixed in the file when the server would refuse it, else reported."""
-    said = verdicts.verdict(ctx, entry)
     if said.is_critical and said.reason not in verdicts.NAME_REASONS:
         found.values.extend(verdicts.fix(ctx, entry, said))
         return

@@ -13,10 +13,7 @@ every version of the flavor.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Final
 
 from advisor.advisors.config_validity.lines import line_evidence
@@ -38,23 +35,12 @@ NAME_REASONS: Final = frozenset(
 _TYPO_REASONS: Final = frozenset({"misspelling", "refused_prefix", "ambiguous_prefix"})
 
 
-@cache
-def mariadb_compat_options() -> dict[str, str]:
-    """MySQL option names MariaDB 10.11 accepts and ignores with a warning ("MySQL 5.6 / 5.7
-    compatible option"), as the real mariadbd answered (data/mariadb-10.11-compat.json)."""
-    text = resources.files("advisor.optioncheck").joinpath("data/mariadb-10.11-compat.json").read_text()
-    options: dict[str, str] = json.loads(text)["options"]
-    return options
-
-
-def compat_ignored(ctx: AuditContext, entry: OptionEntry) -> Iterator[Proposal]:
+def compat_ignored(ctx: AuditContext, entry: OptionEntry, found: Verdict) -> Iterator[Proposal]:
     """A MySQL option MariaDB takes for compatibility and ignores: the line does nothing, so it goes."""
-    warning = mariadb_compat_options()[entry.name]
     yield Proposal(
         title=f"{entry.raw_name} is ignored by {ctx.version.describe()}",
-        rationale=f"{entry.file}:{entry.line}: {ctx.version.product} accepts this MySQL option only for "
-        f"compatibility and ignores it, logging at every start: {warning} Comment the line out.",
-        evidence=(line_evidence(entry), Evidence("server", ctx.version.describe(), "mariadbd 10.11.19")),
+        rationale=f"{entry.file}:{entry.line}: {found.message} The line sets nothing: comment it out.",
+        evidence=(line_evidence(entry), Evidence("server", ctx.version.describe(), found.basis)),
         variable=entry.name,
         severity=Severity.NOTICE,
         change="comment_out",
@@ -63,9 +49,9 @@ def compat_ignored(ctx: AuditContext, entry: OptionEntry) -> Iterator[Proposal]:
     )
 
 
-def is_compat_option(ctx: AuditContext, entry: OptionEntry) -> bool:
-    """Is this one of the MySQL options MariaDB 10.11 swallows with a warning?"""
-    return ctx.version.is_mariadb and ctx.version.line == "10.11" and entry.name in mariadb_compat_options()
+def is_compat_option(ctx: AuditContext, found: Verdict) -> bool:
+    """Is this one of the MySQL options MariaDB 10.11 swallows with a warning (probed on the server)?"""
+    return found.reason == "compatibility_stub" and ctx.version.is_mariadb and ctx.version.line == "10.11"
 
 
 def verdict(ctx: AuditContext, entry: OptionEntry) -> Verdict:
