@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from advisor.model import Profile, Role
+
 if TYPE_CHECKING:
     from advisor.model import AuditResult
 
@@ -79,8 +81,10 @@ def _print_dropin(result: AuditResult) -> None:
 @click.option("--cpus", type=int, help="CPU cores.")
 @click.option("--storage", type=click.Choice(["hdd", "ssd", "nvme", "network"]), help="Storage type.")
 @click.option("--server-version", help="e.g. 8.0.36 or 10.11.6-MariaDB (default: from --variables).")
-@click.option("--role", type=click.Choice(["primary", "replica", "standalone"]), default="standalone")
-@click.option("--profile", type=click.Choice(["production", "ci"]), default="production")
+@click.option("--role", type=click.Choice([role.value for role in Role]), default=Role.STANDALONE.value)
+@click.option(
+    "--profile", type=click.Choice([item.value for item in Profile]), default=Profile.PRODUCTION.value
+)
 @click.option(
     "--format",
     "output_format",
@@ -135,8 +139,8 @@ def audit_command(
         cpus=cpus,
         storage=storage,
         server_version=server_version,
-        role=role,  # type: ignore[arg-type]
-        profile=profile,  # type: ignore[arg-type]
+        role=Role(role),
+        profile=Profile(profile),
         variables_name=variables or "variables",
         status_names=status,
         innodb_status_name=innodb_status or "innodb_status",
