@@ -7,15 +7,16 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
+import pymysql
 import pytest
 
 from advisor.audit import AuditInputs, run_audit
 from advisor.findings import Finding
 from advisor.live_sql import BOUNDS
+from tests.fixtures.real_services import IN_CI
 
 HOST = os.environ.get("INNOTUNE_TEST_MARIADB_HOST", "127.0.0.1")
 PORT = int(os.environ.get("INNOTUNE_TEST_MARIADB_PORT", "3306"))
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 BOUND_NAMES = {name for bound in BOUNDS for name in (bound.low, bound.high)}
 
 
@@ -60,7 +61,6 @@ def test_printed_order_runs_io_capacity_before_its_maximum() -> None:
 
 
 def _connect() -> Any:
-    pymysql = pytest.importorskip("pymysql")
     try:
         return pymysql.connect(
             host=HOST, port=PORT, user="root", password="", connect_timeout=5, autocommit=True

@@ -20,6 +20,7 @@ import pytest
 
 from advisor.optioncheck import judge
 from tests.advisor.optioncheck.test_cases import CASES, CLASS
+from tests.fixtures.real_services import IN_CI
 
 pytestmark = pytest.mark.mariadb
 
@@ -39,7 +40,7 @@ def _sample() -> list[dict[str, Any]]:
 @pytest.fixture(scope="module")
 def mariadbd() -> str:
     if not (os.path.isfile(MARIADBD) and os.access(MARIADBD, os.X_OK)):
-        if os.environ.get("CI") == "true":
+        if IN_CI:
             pytest.fail(f"{MARIADBD} is missing, and CI must ask the real server")
         pytest.skip(f"{MARIADBD} is not installed")
     return MARIADBD
