@@ -10,6 +10,7 @@ two hunks.
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Collection, Sequence
 
 CONTEXT_LINES = 3
@@ -72,6 +73,13 @@ def _joinable(previous: Block, block: Block, protected: Collection[int]) -> bool
     if gap_to - gap_from > 2 * CONTEXT_LINES:
         return False
     return not any(gap_from <= index < gap_to for index in protected)
+
+
+def relative_path(path: str) -> str | None:
+    """Where a file goes under an output folder or in a zip: its path normalised, forward slashes, no
+    leading `/`; None when it would climb out with `..`."""
+    name = posixpath.normpath(label(path))
+    return None if name == ".." or name.startswith("../") else name
 
 
 def label(path: str) -> str:

@@ -130,13 +130,23 @@ async def _read_form(
     return texts, fields
 
 
+def path_problem(path: str) -> str | None:
+    """Why an option-file path is refused (the API's `mycnf_path` and the form's path box alike); None
+    when it is a plain path: bounded, printable, not climbing out with `..`."""
+    if len(path) > MAX_PATH_CHARS:
+        return f"A path of at most {MAX_PATH_CHARS} characters, please (this one has {len(path)})."
+    if not path.isprintable():
+        return "A path of printable characters only, please (no tabs or control characters)."
+    if ".." in path.replace("\\", "/").split("/"):
+        return "A path without `..`, please: give the file's full path, e.g. /etc/mysql/conf.d/tuning.cnf."
+    return None
+
+
 def _checked_path(value: str) -> str:
-    """An explicit option-file path: printable, bounded, not climbing out with `..`."""
     path = value.strip()
-    if len(path) > MAX_PATH_CHARS or not path.isprintable() or ".." in path.replace("\\", "/").split("/"):
-        raise Problem(
-            422, f"`{PATH_FIELD}` must be a plain file path of at most {MAX_PATH_CHARS} characters."
-        )
+    problem = path_problem(path)
+    if problem is not None:
+        raise Problem(422, f"`{PATH_FIELD}`: {problem}")
     return path
 
 

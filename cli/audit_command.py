@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import posixpath
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -11,6 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from advisor.model import Profile, Role
+from advisor.unidiff import relative_path
 
 if TYPE_CHECKING:
     from advisor.model import AuditResult
@@ -40,8 +40,8 @@ def _print_or_write(result: AuditResult, output_dir: str | None) -> None:
         return
     root = Path(output_dir)
     for file in result.files:
-        relative = posixpath.normpath(file.path.replace("\\", "/").lstrip("/"))
-        if relative.startswith("../") or relative == "..":
+        relative = relative_path(file.path)
+        if relative is None:
             raise click.UsageError(f"{file.path}: a path outside the output folder")
         target = root / relative
         target.parent.mkdir(parents=True, exist_ok=True)

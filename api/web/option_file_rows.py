@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from starlette.datastructures import FormData, UploadFile
 
 from api.problems import Problem
-from api.uploads import MAX_PATH_CHARS, read_named_text
+from api.uploads import path_problem, read_named_text
 from services.snapshots import LIMITS
 
 DEFAULT_MYCNF_NAME = "my.cnf"
@@ -56,17 +56,6 @@ class OptionFileInput(TextInput):
 def pasted(text: str) -> str:
     """A textarea's text: browsers send line breaks as CRLF; the parsers and the differ keep what they get."""
     return text.replace("\r\n", "\n")
-
-
-def path_problem(path: str) -> str | None:
-    """Why a typed path is refused, as `api.uploads` refuses a `mycnf_path`; None when it is fine."""
-    if len(path) > MAX_PATH_CHARS:
-        return f"A path of at most {MAX_PATH_CHARS} characters, please (this one has {len(path)})."
-    if not path.isprintable():
-        return "A path of printable characters only, please (no tabs or control characters)."
-    if ".." in path.replace("\\", "/").split("/"):
-        return "A path without `..`, please: give the file's full path, e.g. /etc/mysql/conf.d/tuning.cnf."
-    return None
 
 
 def _strings(data: FormData, key: str) -> list[str]:

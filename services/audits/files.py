@@ -8,6 +8,8 @@ import posixpath
 import zipfile
 from typing import Any
 
+from advisor.unidiff import relative_path
+
 #: the README inside the zip: what is there and how to install it.
 _README = """Recommended option files from InnoTune.
 
@@ -19,9 +21,8 @@ dropin/ holds the alternative: one override file that leaves your files as they 
 
 
 def _member(path: str) -> str:
-    """A safe name inside the zip: forward slashes, no leading `/`, nothing climbing out with `..`."""
-    name = posixpath.normpath(path.replace("\\", "/").lstrip("/"))
-    return name if not name.startswith("..") else posixpath.basename(name)
+    """A safe name inside the zip: the file's path, or its base name when the path climbs out."""
+    return relative_path(path) or posixpath.basename(path.replace("\\", "/"))
 
 
 def files_zip(files: list[dict[str, str]], dropin: dict[str, Any] | None) -> bytes:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from advisor.differ import render_recommendation
 from advisor.dropin import render_dropin
+from advisor.unidiff import relative_path
 from tests.advisor.test_differ import PATCH, context, drop, setting
 
 TWO_FILES = {
@@ -124,3 +125,10 @@ def test_a_setting_after_the_includedir_line_is_reported_as_overriding_the_dropi
     dropin = render_dropin(ctx, [setting("connections.max", "max_connections", "300")])
     assert dropin is not None
     assert any(item.startswith("/etc/my.cnf:3 sets max_connections") for item in dropin.cannot_fix)
+
+
+def test_relative_path_keeps_folders_and_refuses_to_climb_out() -> None:
+    """Output folders and zips place a file under its own path; a path climbing out with `..` has none."""
+    assert relative_path("/etc/mysql/conf.d/tuning.cnf") == "etc/mysql/conf.d/tuning.cnf"
+    assert relative_path("C:\\mysql\\my.ini") == "C:/mysql/my.ini"
+    assert relative_path("/etc/../../root/x.cnf") is None

@@ -37,15 +37,13 @@ _TYPO_REASONS: Final = frozenset({"misspelling", "refused_prefix", "ambiguous_pr
 
 def compat_ignored(ctx: AuditContext, entry: OptionEntry, found: Verdict) -> Iterator[Proposal]:
     """A MySQL option MariaDB takes for compatibility and ignores: the line does nothing, so it goes."""
-    yield Proposal(
-        title=f"{entry.raw_name} is ignored by {ctx.version.describe()}",
-        rationale=f"{entry.file}:{entry.line}: {found.message} The line sets nothing: comment it out.",
-        evidence=(line_evidence(entry), Evidence("server", ctx.version.describe(), found.basis)),
-        variable=entry.name,
-        severity=Severity.NOTICE,
-        change="comment_out",
-        option_file=entry.file,
-        option_line=entry.line,
+    yield _comment_out(
+        entry,
+        f"{entry.raw_name} is ignored by {ctx.version.describe()}",
+        f"{entry.file}:{entry.line}: {found.message} The line sets nothing: comment it out.",
+        (line_evidence(entry), Evidence("server", ctx.version.describe(), found.basis)),
+        entry.name,
+        Severity.NOTICE,
     )
 
 
@@ -81,36 +79,51 @@ def _effect(ctx: AuditContext, found: Verdict) -> str:
     return f"{ctx.version.describe()} does not start."
 
 
+def _comment_out(entry: OptionEntry, title: str, rationale: str, evidence: tuple[Evidence, ...],
+                 variable: str, severity: Severity) -> Proposal:  # fmt: skip
+    """Turn the line into a comment (the differ adds a note naming the finding)."""
+    return Proposal(
+        title=title,
+        rationale=rationale,
+        evidence=evidence,
+        variable=variable,
+        severity=severity,
+        change="comment_out",
+        option_file=entry.file,
+        option_line=entry.line,
+    )
+
+
+def _rewrite(ctx: AuditContext, entry: OptionEntry, name: str, value: str, severity: Severity) -> Proposal:
+    """The user's own setting, spelled so the server reads it: a correction, deferring to other rules."""
+    return Proposal(
+        title=f"Write {name} = {value} as the server reads it",
+        rationale=f"{entry.file}:{entry.line} means {name} = {value}; written so, "
+        f"{ctx.version.describe()} reads it.",
+        evidence=(line_evidence(entry),),
+        variable=name,
+        recommended=value,
+        severity=severity,
+        correction=True,
+    )
+
+
 def fix(ctx: AuditContext, entry: OptionEntry, found: Verdict) -> Iterator[Proposal]:
     """Comment the line out, naming what the server does; write the corrected line when the intent is clear."""
     written = entry.raw_name if entry.given is None else f"{entry.raw_name} = {entry.given}"
     correction = _correction(found)
     then = f" The recommended file writes `{found.suggestion}` instead." if correction else ""
-    yield Proposal(
-        title=f"{written}: {_effect(ctx, found)}",
-        rationale=f"{entry.file}:{entry.line}: {found.message} Comment the line out.{then}",
-        evidence=(
-            line_evidence(entry),
-            Evidence("server", ctx.version.describe(), found.basis or "target version"),
-        ),
-        variable=found.option or entry.name,
-        severity=Severity.CRITICAL,
-        change="comment_out",
-        option_file=entry.file,
-        option_line=entry.line,
+    server = Evidence("server", ctx.version.describe(), found.basis or "target version")
+    yield _comment_out(
+        entry,
+        f"{written}: {_effect(ctx, found)}",
+        f"{entry.file}:{entry.line}: {found.message} Comment the line out.{then}",
+        (line_evidence(entry), server),
+        found.option or entry.name,
+        Severity.CRITICAL,
     )
     if correction is not None:
-        name, value = correction
-        yield Proposal(
-            title=f"Write {name} = {value} as the server reads it",
-            rationale=f"{entry.file}:{entry.line} means {name} = {value}; written so, "
-            f"{ctx.version.describe()} reads it.",
-            evidence=(line_evidence(entry),),
-            variable=name,
-            recommended=value,
-            severity=Severity.CRITICAL,
-            correction=True,
-        )
+        yield _rewrite(ctx, entry, *correction, Severity.CRITICAL)
 
 
 def abbreviation(ctx: AuditContext, entry: OptionEntry, found: Verdict) -> Iterator[Proposal]:
@@ -118,27 +131,16 @@ def abbreviation(ctx: AuditContext, entry: OptionEntry, found: Verdict) -> Itera
     correction = _correction(found)
     if correction is None:
         return
-    name, value = correction
-    yield Proposal(
-        title=f"{entry.raw_name} abbreviates {name}",
-        rationale=f"{entry.file}:{entry.line}: {found.message} MySQL 5.7 and later refuse abbreviated "
-        "option names, so write the full name: the line is replaced by the full spelling with your value.",
-        evidence=(line_evidence(entry),),
-        variable=name,
-        severity=Severity.NOTICE,
-        change="comment_out",
-        option_file=entry.file,
-        option_line=entry.line,
+    yield _comment_out(
+        entry,
+        f"{entry.raw_name} abbreviates {correction[0]}",
+        f"{entry.file}:{entry.line}: {found.message} MySQL 5.7 and later refuse abbreviated option names, "
+        "so write the full name: the line is replaced by the full spelling with your value.",
+        (line_evidence(entry),),
+        correction[0],
+        Severity.NOTICE,
     )
-    yield Proposal(
-        title=f"Write {name} in full",
-        rationale=f"{entry.file}:{entry.line} means {name} = {value}.",
-        evidence=(line_evidence(entry),),
-        variable=name,
-        recommended=value,
-        severity=Severity.NOTICE,
-        correction=True,
-    )
+    yield _rewrite(ctx, entry, *correction, Severity.NOTICE)
 
 
 def _correction(found: Verdict) -> tuple[str, str] | None:
