@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -36,13 +36,45 @@ class FlavorData:
     quirks: dict[str, Any] = field(default_factory=dict)
 
     def core(self) -> dict[str, OptionFacts]:
-        return {name: facts for name, facts in self.options.items() if facts.plugin is None}
+        return self._lists[""]
+
+    def early(self) -> dict[str, OptionFacts]:
+        """The options the server parses before all others (max_connections, performance_schema*)."""
+        return self._early
 
     def of_plugin(self, plugin: str) -> dict[str, OptionFacts]:
-        return {name: facts for name, facts in self.options.items() if facts.plugin == plugin}
+        return self._lists.get(plugin, {}) if plugin else {}
 
     def plugins(self) -> list[str]:
-        return sorted({facts.plugin for facts in self.options.values() if facts.plugin})
+        return self._plugins
+
+    def sorted_names(self, options: dict[str, OptionFacts]) -> tuple[str, ...]:
+        """The names of one of this catalog's lists (core, early, a plugin's), sorted for prefix search."""
+        names = self._sorted.get(id(options))
+        if names is None:  # a list built elsewhere: sort it now
+            return tuple(sorted(options))
+        return names
+
+    # Every option line asks for these lists; build them once per catalog, not once per line.
+    @cached_property
+    def _lists(self) -> dict[str, dict[str, OptionFacts]]:
+        lists: dict[str, dict[str, OptionFacts]] = {"": {}}
+        for name, facts in self.options.items():
+            lists.setdefault(facts.plugin or "", {})[name] = facts
+        return lists
+
+    @cached_property
+    def _early(self) -> dict[str, OptionFacts]:
+        return {name: facts for name, facts in self.core().items() if facts.early}
+
+    @cached_property
+    def _sorted(self) -> dict[int, tuple[str, ...]]:
+        lists = [self.options, self._early, *self._lists.values()]
+        return {id(options): tuple(sorted(options)) for options in lists}
+
+    @cached_property
+    def _plugins(self) -> list[str]:
+        return sorted(plugin for plugin in self._lists if plugin)
 
 
 @dataclass(frozen=True)
