@@ -1,1 +1,4 @@
 """The `innotune` command line. Imports stay inside commands so `innotune audit` starts fast."""
+
+#: the package's version (pyproject.toml reads it from here); `innotune --version` prints it.
+__version__ = "0.1.0"

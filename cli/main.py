@@ -2,14 +2,55 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
+from typing import ClassVar
 
 import click
 
-from cli.audit_command import audit_command
-from cli.collect_command import collect_command
+from cli import __version__
 
 NOT_IMPLEMENTED_EXIT = 2
+
+
+class LazyGroup(click.Group):
+    """Commands whose modules are imported only when they run (click's lazy-loading pattern).
+
+    `innotune --help` and `--version` then cost click alone: the listing shows each lazy
+    command's one-line summary from this table instead of importing its module.
+    """
+
+    #: name → (module:attribute, one-line summary for the listing)
+    LAZY: ClassVar[dict[str, tuple[str, str]]] = {
+        "audit": (
+            "cli.audit_command:audit_command",
+            "Audit a server offline: my.cnf, variables, status, hardware in; findings and a diff out.",
+        ),
+        "collect": (
+            "cli.collect_command:collect_command",
+            "Collect variables, status and InnoDB status from a running server.",
+        ),
+    }
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.LAZY])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.LAZY and cmd_name not in self.commands:
+            module, _, attribute = self.LAZY[cmd_name][0].partition(":")
+            self.add_command(getattr(importlib.import_module(module), attribute), cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            if name in self.LAZY and name not in self.commands:
+                rows.append((name, self.LAZY[name][1]))
+            elif (command := self.get_command(ctx, name)) is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(formatter.width - 6 - len(name))))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
 
 def _not_implemented(name: str) -> None:
@@ -17,7 +58,8 @@ def _not_implemented(name: str) -> None:
     sys.exit(NOT_IMPLEMENTED_EXIT)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="innotune", message="%(prog)s %(version)s")
 def cli() -> None:
     """InnoTune: audit a MySQL/MariaDB configuration, or run the service that does it."""
 
@@ -118,10 +160,6 @@ def create_org(name: str) -> None:
     click.echo(f"organization_id: {organization_id}")
     click.echo(f"webhook_secret: {webhook_secret}")
     click.echo(key)
-
-
-cli.add_command(audit_command)
-cli.add_command(collect_command)
 
 
 def main() -> None:

@@ -82,7 +82,7 @@ def _hardware(value: Any) -> dict[str, Any]:
         spec = load_hardware(json.dumps(value), "hardware")
     except InputError as exc:
         raise InvalidInput.from_input_error(exc) from None
-    return spec.model_dump(exclude_none=True)
+    return spec.as_dict()
 
 
 def _clean(field: str, value: Any) -> Any:

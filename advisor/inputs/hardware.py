@@ -3,22 +3,19 @@
 CONTRACT (fixed; add fields, rename nothing). Sizes accept `64G`-style strings and byte counts.
 Errors: `advisor.errors.InputError` naming the file and, for JSON, the line.
 
-This is the one advisor module that imports pydantic (about 75 ms): import it only when a hardware
-spec is actually given.
+A plain frozen dataclass checked field by field here: building a pydantic model cost the CLI about
+120 ms of start-up. The API's request model (api/schemas/servers.py) calls these same checks.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Literal
-
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import Literal
 
 from advisor.errors import InputError
 from advisor.units import parse_size
-
-if TYPE_CHECKING:
-    from pydantic_core import ErrorDetails
 
 Storage = Literal["hdd", "ssd", "nvme", "network"]
 STORAGE_KINDS: tuple[str, ...] = ("hdd", "ssd", "nvme", "network")
@@ -33,6 +30,8 @@ _FLAG_NAMES = {
     "storage": "--storage",
 }
 _EXAMPLE = '{"memory": "64G", "cpus": 16, "storage": "ssd"}'
+_TRUE_WORDS = frozenset({"true", "yes", "on", "1", "t", "y"})
+_FALSE_WORDS = frozenset({"false", "no", "off", "0", "f", "n"})
 
 
 def _reject_bool(value: object, what: str) -> None:
@@ -41,7 +40,7 @@ def _reject_bool(value: object, what: str) -> None:
         raise ValueError(f"{what}, not {str(value).lower()}")
 
 
-def _to_bytes(value: object) -> int | None:
+def size_in_bytes(value: object) -> int | None:
     """A byte count from an int or a `64G`-style string; positive and below 2**63."""
     if value is None:
         return None
@@ -65,7 +64,7 @@ def _to_bytes(value: object) -> int | None:
     return value
 
 
-def _to_count(value: object, what: str) -> int | None:
+def whole_count(value: object, what: str) -> int | None:
     """A whole number ≥ 1 from an int or a digit string (CLI flags arrive as text)."""
     if value is None:
         return None
@@ -84,10 +83,59 @@ def _to_count(value: object, what: str) -> int | None:
     return value
 
 
-class HardwareSpec(BaseModel):
-    """What the server runs on; every field is optional, unknown fields are refused."""
+def storage_kind(value: object) -> str | None:
+    """`SSD` → `ssd`; one of STORAGE_KINDS."""
+    if value is None:
+        return None
+    kind = value.strip().lower() if isinstance(value, str) else value
+    if kind not in STORAGE_KINDS:
+        raise ValueError(f"unknown storage {value!r}: use one of {', '.join(STORAGE_KINDS)}")
+    return str(kind)
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+
+def latency_ms(value: object) -> float | None:
+    """A positive, finite number of milliseconds."""
+    if value is None:
+        return None
+    _reject_bool(value, "expected milliseconds")
+    try:
+        number = float(value.strip()) if isinstance(value, str) else float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ValueError(f"expected milliseconds, not {value!r}") from None
+    if not 0 < number < float("inf"):  # NaN fails both comparisons too
+        raise ValueError(f"must be a positive number of milliseconds, not {value}")
+    return number
+
+
+def yes_or_no(value: object) -> bool | None:
+    """true/false (also 1/0, yes/no, on/off as JSON numbers or strings)."""
+    if value is None or isinstance(value, bool):
+        return value
+    word = value.strip().lower() if isinstance(value, str) else value
+    if word in _TRUE_WORDS or (isinstance(word, int) and word == 1):
+        return True
+    if word in _FALSE_WORDS or (isinstance(word, int) and word == 0):
+        return False
+    raise ValueError(f"expected true or false, not {value!r}")
+
+
+def plain_text(value: object) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise ValueError(f"expected text, not {value!r}")
+
+
+class HardwareProblems(ValueError):
+    """(field, sentence) for each field that is wrong or unknown."""
+
+    def __init__(self, problems: list[tuple[str, str]]) -> None:
+        super().__init__("; ".join(sentence for _, sentence in problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True, slots=True)
+class HardwareSpec:
+    """What the server runs on; every field is optional, unknown fields are refused."""
 
     memory: int | None = None
     memory_limit: int | None = None
@@ -98,50 +146,47 @@ class HardwareSpec(BaseModel):
     battery_backed_cache: bool | None = None
     os: str | None = None
 
-    @field_validator("memory", "memory_limit", mode="before")
-    @classmethod
-    def _size_in_bytes(cls, value: object) -> int | None:
-        return _to_bytes(value)
-
-    @field_validator("cpus", mode="before")
-    @classmethod
-    def _cpu_count(cls, value: object) -> int | None:
-        return _to_count(value, "CPUs")
-
-    @field_validator("iops", mode="before")
-    @classmethod
-    def _iops_count(cls, value: object) -> int | None:
-        return _to_count(value, "I/O operations per second")
-
-    @field_validator("storage", mode="before")
-    @classmethod
-    def _storage_kind(cls, value: object) -> object:
-        if value is None:
-            return None
-        kind = value.strip().lower() if isinstance(value, str) else value
-        if kind not in STORAGE_KINDS:
-            raise ValueError(f"unknown storage {value!r}: use one of {', '.join(STORAGE_KINDS)}")
-        return kind
-
-    @field_validator("fsync_latency_ms", mode="before")
-    @classmethod
-    def _latency(cls, value: object) -> float | None:
-        if value is None:
-            return None
-        _reject_bool(value, "expected milliseconds")
-        try:
-            number = float(value.strip()) if isinstance(value, str) else float(value)  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            raise ValueError(f"expected milliseconds, not {value!r}") from None
-        if not 0 < number < float("inf"):  # NaN fails both comparisons too
-            raise ValueError(f"must be a positive number of milliseconds, not {value}")
-        return number
-
     @property
     def usable_memory(self) -> int | None:
         """The lower of memory and the container limit."""
         known = [m for m in (self.memory, self.memory_limit) if m]
         return min(known) if known else None
+
+    def as_dict(self) -> dict[str, object]:
+        """The fields that are set, sizes in bytes (how servers store it)."""
+        return {name: value for name in FIELD_NAMES if (value := getattr(self, name)) is not None}
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, object]) -> HardwareSpec:
+        """Check every field; HardwareProblems listing every bad or unknown one."""
+        values: dict[str, object] = {}
+        problems: list[tuple[str, str]] = []
+        for name, value in data.items():
+            check = CHECKS.get(name)
+            if check is None:
+                problems.append((name, f"unknown field `{name}` (known: {', '.join(FIELD_NAMES)})"))
+                continue
+            try:
+                values[name] = check(value)
+            except (ValueError, TypeError) as exc:
+                problems.append((name, str(exc)))
+        if problems:
+            raise HardwareProblems(problems)
+        return cls(**values)  # type: ignore[arg-type]
+
+
+FIELD_NAMES: tuple[str, ...] = tuple(item.name for item in fields(HardwareSpec))
+#: each field's check: the value as given (JSON, a flag's text) → the stored value, or ValueError.
+CHECKS: dict[str, Callable[[object], object]] = {
+    "memory": size_in_bytes,
+    "memory_limit": size_in_bytes,
+    "cpus": lambda value: whole_count(value, "CPUs"),
+    "storage": storage_kind,
+    "iops": lambda value: whole_count(value, "I/O operations per second"),
+    "fsync_latency_ms": latency_ms,
+    "battery_backed_cache": yes_or_no,
+    "os": plain_text,
+}
 
 
 def _key_line(text: str, key: str) -> int | None:
@@ -150,22 +195,19 @@ def _key_line(text: str, key: str) -> int | None:
     return text.count("\n", 0, matches[-1].start()) + 1 if matches else None
 
 
-def _problem(error: ErrorDetails, names: dict[str, str]) -> tuple[str, str]:
-    """(field, sentence) for one pydantic error, in words a user understands."""
-    field = str(error["loc"][0]) if error["loc"] else ""
-    label = names.get(field, f"`{field}`")
-    if error["type"] == "extra_forbidden":
-        known = ", ".join(HardwareSpec.model_fields)
-        return field, f"unknown field `{field}` (known: {known})"
-    message = str(error["msg"]).removeprefix("Value error, ")
-    message = message[:1].lower() + message[1:]  # pydantic's "Input should be…" mid-sentence
-    return field, f"{label}: {message}"
-
-
-def _input_error(exc: ValidationError, file: str, text: str | None, names: dict[str, str]) -> InputError:
-    problems = [_problem(error, names) for error in exc.errors()]
-    line = _key_line(text, problems[0][0]) if text is not None and problems[0][0] else None
-    return InputError("; ".join(sentence for _, sentence in problems), file=file, line=line)
+def _checked(data: Mapping[str, object], file: str, text: str | None, names: dict[str, str]) -> HardwareSpec:
+    """The spec, or an InputError naming each bad field (by its flag on the command line) and the
+    line of the first one's key."""
+    try:
+        return HardwareSpec.from_mapping(data)
+    except HardwareProblems as exc:
+        problems = exc.problems
+    sentences = [
+        sentence if field not in CHECKS else f"{names.get(field, f'`{field}`')}: {sentence}"
+        for field, sentence in problems
+    ]
+    line = _key_line(text, problems[0][0]) if text is not None else None
+    raise InputError("; ".join(sentences), file=file, line=line)
 
 
 def load_hardware(text: str, file: str) -> HardwareSpec:
@@ -188,10 +230,7 @@ def load_hardware(text: str, file: str) -> HardwareSpec:
         first = len(text) - len(text.lstrip())
         line = text.count("\n", 0, first) + 1
         raise InputError(f"expected a JSON object such as {_EXAMPLE}", file=file, line=line)
-    try:
-        return HardwareSpec.model_validate(data)
-    except ValidationError as exc:
-        raise _input_error(exc, file, text, {}) from None
+    return _checked(data, file, text, {})
 
 
 def hardware_from_flags(
@@ -202,9 +241,6 @@ def hardware_from_flags(
 ) -> HardwareSpec:
     """Build the spec from `--memory 64G --cpus 16 --storage ssd --memory-limit 48G`."""
     given = {"memory": memory, "cpus": cpus, "storage": storage, "memory_limit": memory_limit}
-    try:
-        return HardwareSpec.model_validate(
-            {name: value for name, value in given.items() if value is not None}
-        )
-    except ValidationError as exc:
-        raise _input_error(exc, COMMAND_LINE, None, _FLAG_NAMES) from None
+    return _checked(
+        {name: value for name, value in given.items() if value is not None}, COMMAND_LINE, None, _FLAG_NAMES
+    )

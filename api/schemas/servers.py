@@ -5,12 +5,34 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pydantic import Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
-from advisor.inputs.hardware import HardwareSpec
+from advisor.inputs import hardware
 from api.schemas.common import Flavor, InputModel, Profile, ReadModel, Role
 
 HARDWARE_DESCRIPTION = "Sizes accept byte counts or `64G`-style strings; stored in bytes."
+
+
+class HardwareSpec(BaseModel):
+    """What the server runs on; every field is optional, unknown fields are refused."""
+
+    # The request's shape for the OpenAPI document; each value is checked by the advisor's own
+    # checks (advisor.inputs.hardware), so the API and the CLI accept the same specs.
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    memory: int | None = None
+    memory_limit: int | None = None
+    cpus: int | None = None
+    storage: hardware.Storage | None = None
+    iops: int | None = None
+    fsync_latency_ms: float | None = None
+    battery_backed_cache: bool | None = None
+    os: str | None = None
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _advisor_check(cls, value: object, info: ValidationInfo) -> object:
+        return hardware.CHECKS[str(info.field_name)](value)
 
 
 class ServerCreate(InputModel):
