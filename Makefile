@@ -10,17 +10,19 @@ $(BIN)/python:
 	$(BIN)/python -m pip install -q --upgrade pip
 
 # compat: the checkout on sys.path through a plain .pth (the default editable finder costs every
-# `innotune` start 10 ms); compileall: the byte code an installed package has (pip compiles wheels).
-EDITABLE := -e . --config-settings editable_mode=compat
+# `innotune` start 5-10 ms); setuptools calls that mode transitional, so the default is the fallback.
+# compileall: the byte code an installed package has (pip compiles wheels; PYTHONDONTWRITEBYTECODE
+# machines would otherwise recompile every module at every start).
+COMPAT := --config-settings editable_mode=compat
 COMPILE := $(BIN)/python -m compileall -q advisor cli conf api services store worker collector migrations
 
 $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q $(EDITABLE)
+	$(BIN)/python -m pip install -q -e . $(COMPAT) || $(BIN)/python -m pip install -q -e .
 	$(COMPILE)
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q $(subst -e .,-e '.[dev]',$(EDITABLE))
+	$(BIN)/python -m pip install -q -e '.[dev]' $(COMPAT) || $(BIN)/python -m pip install -q -e '.[dev]'
 	$(COMPILE)
 	touch $@ $(VENV)/.installed-run
 
