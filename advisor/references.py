@@ -18,3 +18,8 @@ MARIADB_MEMORY_ALLOCATION = "https://mariadb.com/kb/en/mariadb-memory-allocation
 MYSQL_56_REDO_LOG = "https://dev.mysql.com/doc/refman/5.6/en/innodb-redo-log.html"
 # MariaDB: "Ever since MariaDB 10.0 (and MySQL 5.6.8) ... the redo log files will be resized on server startup"
 MARIADB_REDO_RESIZE_AT_STARTUP = "https://github.com/MariaDB/server/commit/2cc360bdf2"
+# MySQL: "It often makes sense to set the total size of the log files as large as the buffer pool or even larger."
+MYSQL_INNODB_CHECKPOINTS = "https://dev.mysql.com/doc/refman/5.7/en/innodb-checkpoints.html"
+# MariaDB: "For the maximum capacity in the Redo Log, the Redo Log size should be the same as the
+# innodb_buffer_pool_size".
+MARIADB_CONFIGURE_REDO = "https://mariadb.com/kb/en/configure-the-innodb-redo-log"

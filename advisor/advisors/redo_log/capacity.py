@@ -126,10 +126,11 @@ def undersized(ctx: AuditContext) -> Iterator[Proposal]:
     more, 2 GiB from 128 GiB — the sizes innodb_dedicated_server picks — as far as the pool can hold
     that much dirty) and at most 128 GiB, when the current
     capacity is under half of that (a warning when it holds less than half an hour of writes) — but
-    never more than the pool that will run (the recommended one when buffer_pool advice changes it) may
-    hold dirty (innodb_max_dirty_pages_pct of it), nor than the InnoDB data there is to dirty when
-    schema facts give it: only dirty pages need redo, and a larger log only lengthens crash recovery
-    (measured on MariaDB 10.11: 15.8 s for 11.5 GiB of redo against 3.6 s for 1 GiB).
+    never more than twice what the pool that will run (the recommended one when buffer_pool advice
+    changes it) may hold dirty (innodb_max_dirty_pages_pct of it), or the InnoDB data there is to dirty
+    when schema facts give less: only dirty pages need redo, hot pages rewritten while dirty need a few
+    times their bytes, and a larger log only lengthens crash recovery (measured on MariaDB 10.11:
+    15.8 s for 11.5 GiB of redo against 3.6 s for 1 GiB; see redo_log.oversized for the other side).
 
     Caveats: the write rate is graded by its window (advisor.derived.evidence): on weak evidence (less
     than an hour since startup, snapshots under a minute apart, a restart or FLUSH STATUS between them)

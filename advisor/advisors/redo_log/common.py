@@ -30,6 +30,11 @@ def needs_manual_resize(ctx: AuditContext) -> bool:
     return version.before(10, 0) if version.is_mariadb else version.before(5, 6, 8)
 
 
+def procedure(ctx: AuditContext) -> str:
+    """The manual resize procedure where the server cannot resize the log itself, else ""."""
+    return MANUAL_RESIZE if needs_manual_resize(ctx) else ""
+
+
 def proposal(
     ctx: AuditContext,
     redo: RedoLog,
@@ -45,11 +50,10 @@ def proposal(
     per_setting = redo.setting_for(target.total_bytes)
     how = "" if redo.files == 1 else f" ({redo.files} files of {describe_bytes(per_setting)})"
     bound = redo_bound(ctx)
-    procedure = MANUAL_RESIZE if needs_manual_resize(ctx) else ""
     return Proposal(
         title=title,
         rationale=f"{why} {target.notes}Make the redo log {describe_bytes(target.total_bytes)}{how}, sized "
-        f"for {target.reason}. {RECOVERY_COST}{procedure}",
+        f"for {target.reason}. {RECOVERY_COST}{procedure(ctx)}",
         evidence=(*redo.evidence, *extra, *(bound.evidence if bound is not None else ())),
         variable=redo.variable,
         recommended=format_size(per_setting),

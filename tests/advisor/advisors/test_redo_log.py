@@ -17,8 +17,8 @@ CASES = [case for case in load_cases() if not case.id.startswith("config_validit
 
 @pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
 def test_recommended_redo_never_outgrows_the_recommended_pool(case: Case) -> None:
-    """Engine-level agreement: the redo recommended fits in what the pool that will run (recommended or in
-    effect) may hold dirty — or is the minimum, or the BLOB limit's need."""
+    """Engine-level agreement: the redo recommended fits in twice what the pool that will run (recommended
+    or in effect) may hold dirty — or is the minimum, or the BLOB limit's need."""
     inputs = case.inputs
     result = run_audit(inputs)
     redo = result.figures.get("recommended_redo_capacity_bytes")
@@ -29,8 +29,21 @@ def test_recommended_redo_never_outgrows_the_recommended_pool(case: Case) -> Non
     assert pool is not None
     dirty_pct = percentage(ctx.config.text("innodb_max_dirty_pages_pct")) or 90.0
     limits = THRESHOLDS.redo_log
-    bound = max(int(pool * dirty_pct / 100), limits.min_capacity_bytes)
+    bound = max(int(pool * dirty_pct / 100 * limits.redo_per_dirty_byte), limits.min_capacity_bytes)
     assert redo <= -(-bound // limits.size_step_bytes) * limits.size_step_bytes
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
+def test_redo_rules_never_pull_against_each_other(case: Case) -> None:
+    """Growing and shrinking rules never both fire, and every redo finding proposes the same size."""
+    result = run_audit(case.inputs)
+    redo = [f for f in result.findings if f.rule.startswith("redo_log.") and f.recommended]
+    sizes = {f.recommended for f in redo if f.rule != "redo_log.log_waits"}
+    assert len(sizes) <= 1, sizes
+    rules = {f.rule for f in redo}
+    assert not (
+        "redo_log.oversized" in rules and rules & {"redo_log.undersized", "redo_log.checkpoint_age_high"}
+    )
 
 
 @pytest.mark.parametrize(
