@@ -24,6 +24,11 @@ def render_advisors_markdown() -> str:
                 "",
                 f"- severity: {item.severity.value}",
                 f"- versions: {item.versions.describe()}",
+                *(
+                    [f"- needs: {', '.join(item.needs)} (without it: an `inputs.missing` info finding)"]
+                    if item.needs
+                    else []
+                ),
                 "",
                 inspect.cleandoc(item.doc),
                 "",

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from advisor.advisors import all_rules, precedence
 from advisor.catalog import Catalog, get_catalog
 from advisor.context import AuditContext
+from advisor.derived.inputs import missing_input_findings, missing_needs
 from advisor.differ import render_recommendation
 from advisor.dropin import render_dropin
 from advisor.effective import build_effective_config
@@ -71,18 +72,20 @@ def _version(
 
 
 def _hardware(inputs: AuditInputs) -> HardwareSpec | None:
-    """Hardware from JSON or flags; pydantic is imported only when there is hardware to read."""
-    if not (inputs.hardware or inputs.memory or inputs.cpus or inputs.storage or inputs.memory_limit):
+    """Hardware from JSON, each field a flag gives replaced by the flag's value; pydantic is imported
+    only when there is hardware to read."""
+    flagged = inputs.memory or inputs.cpus or inputs.storage or inputs.memory_limit
+    if not (inputs.hardware or flagged):
         return None
-    from advisor.inputs.hardware import hardware_from_flags, load_hardware
+    from advisor.inputs.hardware import hardware_from_flags, load_hardware, with_flags
 
-    if inputs.hardware:
-        return load_hardware(inputs.hardware, inputs.hardware_name)
-    if inputs.memory or inputs.cpus or inputs.storage or inputs.memory_limit:
-        return hardware_from_flags(
-            memory=inputs.memory, cpus=inputs.cpus, storage=inputs.storage, memory_limit=inputs.memory_limit
-        )
-    return None
+    spec = load_hardware(inputs.hardware, inputs.hardware_name) if inputs.hardware else None
+    if not flagged:
+        return spec
+    flags = hardware_from_flags(
+        memory=inputs.memory, cpus=inputs.cpus, storage=inputs.storage, memory_limit=inputs.memory_limit
+    )
+    return with_flags(spec, flags)
 
 
 def parse_inputs(inputs: AuditInputs, *, fallback_version: str | None = None) -> ParsedInputs:
@@ -184,16 +187,23 @@ def _complete(ctx: AuditContext, rule: Rule, proposal: Proposal) -> Finding | No
 
 
 def run_rules(ctx: AuditContext, rules: Iterable[Rule] | None = None) -> list[Finding]:
-    """Run each rule that applies to the version; collect completed findings."""
+    """Run each rule that applies to the version; collect completed findings. A rule that found
+    nothing while an input it needs is missing is reported as not run (advisor.derived.inputs)."""
     findings: list[Finding] = []
+    skipped: dict[str, list[str]] = {}
     for item in rules if rules is not None else all_rules():
         if not item.versions.includes(ctx.version):
             continue
+        found = False
         for proposal in item.check(ctx):
+            found = True
             finding = _complete(ctx, item, proposal)
             if finding is not None:
                 findings.append(finding)
-    return findings
+        if item.needs and not found:
+            for need in missing_needs(ctx, item.needs):
+                skipped.setdefault(need, []).append(item.id)
+    return findings + missing_input_findings(skipped)
 
 
 def settle_conflicts(findings: list[Finding]) -> list[Finding]:

@@ -99,6 +99,9 @@ class Rule:
     references: tuple[str, ...]
     versions: Versions = ALL_VERSIONS
     aliases: tuple[str, ...] = field(default=())
+    #: inputs the check cannot do without (advisor.derived.inputs.INPUTS): when one is missing and the
+    #: check found nothing, the audit says the rule did not run, and which flag provides the input.
+    needs: tuple[str, ...] = field(default=())
 
     @property
     def advisor(self) -> str:
@@ -114,10 +117,11 @@ def rule(
     severity: Severity,
     references: Iterable[str],
     versions: Versions = ALL_VERSIONS,
+    needs: Iterable[str] = (),
 ) -> Callable[[Check], Rule]:
     """Decorator: `@rule("buffer_pool.undersized", Severity.WARNING, [...])` over a check function."""
 
     def wrap(check: Check) -> Rule:
-        return Rule(rule_id, severity, check, tuple(references), versions)
+        return Rule(rule_id, severity, check, tuple(references), versions, needs=tuple(needs))
 
     return wrap

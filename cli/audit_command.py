@@ -65,6 +65,22 @@ def _print_dropin(result: AuditResult) -> None:
         click.echo(f"innotune audit: and append `{dropin.include_line}` to {dropin.include_into}", err=True)
 
 
+def _manifest_role(path: str | None) -> Role:
+    """The role the collector detected (manifest.json `role.role`); standalone without a manifest."""
+    if path is None:
+        return Role.STANDALONE
+    text = _read(path) or ""
+    try:
+        found = (json.loads(text).get("role") or {}).get("role")
+    except (ValueError, AttributeError):
+        raise click.UsageError(f"{path}: not a manifest.json of `innotune collect`") from None
+    if found is None:  # a manifest whose collector could not tell
+        return Role.STANDALONE
+    if found not in {role.value for role in Role}:
+        raise click.UsageError(f"{path}: no known role in the manifest (got {found!r}); give --role")
+    return Role(found)
+
+
 @click.command(name="audit")
 @click.option(
     "--mycnf", "mycnf", multiple=True, type=click.Path(dir_okay=False), help="An option file (repeatable)."
@@ -76,12 +92,21 @@ def _print_dropin(result: AuditResult) -> None:
 @click.option("--innodb-status", type=click.Path(dir_okay=False), help="SHOW ENGINE INNODB STATUS output.")
 @click.option("--schema", type=click.Path(dir_okay=False), help="Schema facts (JSON or the documented TSV).")
 @click.option("--hardware", type=click.Path(dir_okay=False), help="Hardware spec as JSON.")
-@click.option("--memory", help="Memory, e.g. 64G.")
+@click.option("--memory", help="Memory, e.g. 64G (replaces that field of --hardware; so do the next three).")
 @click.option("--memory-limit", help="Container memory limit, e.g. 16G.")
 @click.option("--cpus", type=int, help="CPU cores.")
 @click.option("--storage", type=click.Choice(["hdd", "ssd", "nvme", "network"]), help="Storage type.")
 @click.option("--server-version", help="e.g. 8.0.36 or 10.11.6-MariaDB (default: from --variables).")
-@click.option("--role", type=click.Choice([role.value for role in Role]), default=Role.STANDALONE.value)
+@click.option(
+    "--role",
+    type=click.Choice([role.value for role in Role]),
+    help="The server's place in replication (default: the role in --manifest, else standalone).",
+)
+@click.option(
+    "--manifest",
+    type=click.Path(dir_okay=False),
+    help="manifest.json of `innotune collect`: the server's detected role, unless --role is given.",
+)
 @click.option(
     "--profile", type=click.Choice([item.value for item in Profile]), default=Profile.PRODUCTION.value
 )
@@ -109,7 +134,8 @@ def audit_command(
     cpus: int | None,
     storage: str | None,
     server_version: str | None,
-    role: str,
+    role: str | None,
+    manifest: str | None,
     profile: str,
     output_format: str,
     output_dir: str | None,
@@ -121,8 +147,6 @@ def audit_command(
     from advisor.audit import AuditInputs, run_audit
     from advisor.errors import InputError
 
-    if hardware and (memory or cpus or storage):
-        raise click.UsageError("give either --hardware or --memory/--cpus/--storage, not both")
     if output_dir is not None and output_format != "mycnf":
         raise click.UsageError("--output-dir goes with --format mycnf")
     if len(status) > 2:
@@ -139,7 +163,7 @@ def audit_command(
         cpus=cpus,
         storage=storage,
         server_version=server_version,
-        role=Role(role),
+        role=Role(role) if role else _manifest_role(manifest),
         profile=Profile(profile),
         variables_name=variables or "variables",
         status_names=status,

@@ -4,6 +4,7 @@ command runs, so `innotune audit` and `--help` stay fast."""
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,6 +13,8 @@ import click
 
 if TYPE_CHECKING:
     from collector.connection import ConnectionOptions
+    from collector.hardware import LocalFacts
+    from collector.snapshot import Snapshot
 
 EXIT_FAILED = 1
 
@@ -49,10 +52,10 @@ def _note(message: str) -> None:
 @click.option(
     "--interval",
     metavar="SECONDS",
-    type=click.IntRange(min=1),
+    type=int,
     default=60,
     show_default=True,
-    help="Seconds between the two SHOW GLOBAL STATUS samples (rates are measured over it).",
+    help="Seconds between the two SHOW GLOBAL STATUS samples (rates are measured over it; at least 10).",
 )
 @click.option(
     "--output",
@@ -72,6 +75,18 @@ def _note(message: str) -> None:
     is_flag=True,
     help="The server runs on another machine: leave out this machine's memory, CPUs and storage.",
 )
+@click.option(
+    "--probe-storage/--no-probe-storage",
+    default=None,
+    help="Measure the datadir's storage (fsync and 16 KiB read latency, at most 3 s and 4 MiB; the "
+    "file is removed). Default: on when the datadir is on this machine and writable.",
+)
+@click.option(
+    "--audit",
+    "then_audit",
+    is_flag=True,
+    help="With --output: audit the files at once, printing the report `innotune audit` prints.",
+)
 def collect_command(
     host: str | None,
     port: int,
@@ -84,6 +99,8 @@ def collect_command(
     api_key: str | None,
     server: str | None,
     no_local_facts: bool,
+    probe_storage: bool | None,
+    then_audit: bool,
 ) -> None:
     """Collect variables, status and InnoDB status from a running server.
 
@@ -97,18 +114,40 @@ def collect_command(
     _check_destination(output, upload, api_key, server)
     if host is None and socket is None:
         raise click.UsageError("give --host (and --port) or --socket")
+    if then_audit and output is None:
+        raise click.UsageError("--audit goes with --output DIR (it audits the files written there)")
+    from collector.snapshot import MIN_INTERVAL_SECONDS
+
+    if interval < MIN_INTERVAL_SECONDS:
+        raise click.UsageError(
+            f"--interval {interval} is too short: rates over less than {MIN_INTERVAL_SECONDS} s say little "
+            f"(one flush, one burst); give {MIN_INTERVAL_SECONDS} or more (default 60)"
+        )
     from collector.connection import ConnectionOptions, read_password
     from collector.errors import CollectError
 
     upload_to = (upload, api_key, server) if upload and api_key and server else None
+    local = None if no_local_facts else probe_storage
     try:
         password = read_password(password_file, os.environ)
         options = ConnectionOptions(user=user, host=host, port=port, socket=socket, password=password)
-        result = _collect(options, interval, Path(output) if output else None, upload_to, no_local_facts)
+        result = _collect(
+            options, interval, Path(output) if output else None, upload_to, local, no_local_facts
+        )
     except CollectError as exc:
         _note(str(exc))
         sys.exit(EXIT_FAILED)
-    click.echo(result)
+    if isinstance(result, str):
+        click.echo(result)
+        return
+    command = shlex.join(["innotune", "audit", *result])
+    if not then_audit:
+        click.echo(command)
+        return
+    from cli.audit_command import audit_command
+
+    _note(f"auditing as: {command}")
+    audit_command.main(args=result, prog_name="innotune audit", standalone_mode=True)
 
 
 def _collect(
@@ -116,9 +155,11 @@ def _collect(
     interval: int,
     output: Path | None,
     upload_to: tuple[str, str, str] | None,
+    probe: bool | None,
     no_local_facts: bool,
-) -> str:
-    """Take the snapshot and deliver it: the line to print (the audit command, or the snapshot id).
+) -> str | list[str]:
+    """Take the snapshot and deliver it: the snapshot id when uploading, else the `innotune audit`
+    arguments for the files written to `output`. Every note is printed and kept in the manifest.
 
     `upload_to` is (service URL, API key, server id) when uploading, None when writing to `output`.
     """
@@ -136,32 +177,49 @@ def _collect(
     finally:
         if connection.open:  # a connection the server dropped mid-way is already closed
             connection.close()
-    hardware = None if no_local_facts else _local_hardware(snapshot.datadir, snapshot.server_hostname)
-    for note in snapshot.notes:
+    notes = list(snapshot.notes)
+    facts = None if no_local_facts else _local_hardware(snapshot, probe, notes)
+    for note in notes:
         _note(note)
+    hardware = facts.spec if facts is not None else None
     if upload_to is None:
         from collector.output import write_snapshot
 
-        return write_snapshot(snapshot, hardware, output or Path("."))
+        return write_snapshot(snapshot, hardware, output or Path("."), notes, _host(facts))
     from collector.upload import upload_snapshot
 
     url, api_key, server_id = upload_to
     return upload_snapshot(snapshot_files(snapshot, hardware), url, api_key, server_id)
 
 
-def _local_hardware(datadir: str | None, server_hostname: str | None) -> dict[str, object]:
+def _host(facts: LocalFacts | None) -> dict[str, object] | None:
+    """The manifest's account of this machine: the server process found, the storage and its probe."""
+    if facts is None:
+        return None
+    return {
+        "server_process": {"pid": facts.process.pid, "how": facts.process.how},
+        "storage": {
+            "kind": facts.spec.get("storage"),
+            "how": facts.storage_how,
+            "probe": facts.probe.to_dict() if facts.probe is not None else None,
+        },
+    }
+
+
+def _local_hardware(snapshot: Snapshot, probe: bool | None, notes: list[str]) -> LocalFacts:
     """This machine's facts, with a warning when the server says it runs on another host."""
     import socket as socket_module
 
     from collector.hardware import local_hardware
 
-    here = socket_module.gethostname()
+    here, server_hostname = socket_module.gethostname(), snapshot.server_hostname
     if server_hostname and server_hostname.split(".")[0] != here.split(".")[0]:
-        _note(
+        notes.append(
             f"the server calls itself {server_hostname}, this machine is {here}: the hardware facts describe "
             "this machine (use --no-local-facts if the server runs elsewhere)"
         )
-    facts = local_hardware(datadir)
-    for note in facts.notes:
-        _note(f"hardware: {note}")
-    return facts.spec
+    facts = local_hardware(snapshot.identity, probe=probe)
+    notes.extend(f"hardware: {note}" for note in facts.notes)
+    if facts.probe is not None:
+        notes.append(f"storage probe: {facts.probe.describe()}")
+    return facts

@@ -47,18 +47,29 @@ def snapshot_files(snapshot: Snapshot, hardware: dict[str, Any] | None) -> list[
     return files
 
 
-def manifest(snapshot: Snapshot, files: list[SnapshotFile], audit_command: str) -> dict[str, Any]:
-    """What manifest.json says about a written snapshot."""
+def manifest(
+    snapshot: Snapshot,
+    files: list[SnapshotFile],
+    audit_command: str,
+    notes: list[str],
+    host: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """What manifest.json says about a written snapshot: `notes` are every note the run printed,
+    `host` what the collector found out about this machine (the server process, storage)."""
     return {
         "collected_at": snapshot.collected_at,
         "interval_seconds": snapshot.interval_seconds,
+        "measured_interval_seconds": snapshot.measured_interval_seconds,
+        "uptime_seconds": snapshot.uptime_seconds,
         "server_version": snapshot.server_version,
         "server_hostname": snapshot.server_hostname,
+        "role": snapshot.role.to_dict() if snapshot.role is not None else None,
+        "host": host,
         "files": {file.name: file.field for file in files},
         "redacted": {
             "variables": list(snapshot.redacted_variables),
             "innodb_status_lines_removed": snapshot.innodb_lines_removed,
         },
-        "notes": list(snapshot.notes),
+        "notes": list(notes),
         "audit_command": audit_command,
     }

@@ -2,11 +2,12 @@
 
 Memory is MemTotal; the container limit is the lowest memory limit on the server process's cgroup
 and its ancestors (v2 memory.max, v1 memory.limit_in_bytes); CPUs are the CPUs the server may run on
-(its affinity), lowered by a CPU quota (cpu.max, cpu.cfs_quota_us). The server process is found by
-name (mariadbd, mysqld) when exactly one runs; otherwise the collector's own cgroup stands in.
-Storage is read from the block device holding the datadir: NVMe by name, HDD or SSD by the
-rotational flag, network for NFS-like file systems; it is left out whenever that is a guess (virtio
-and Xen disks report rotational=1 whatever backs them, loop and RAM disks, mixed RAID members).
+(its affinity), lowered by a CPU quota (cpu.max, cpu.cfs_quota_us). The server process is matched
+by its listening port or socket and its datadir (collector.serverprocess); when none matches, the
+collector's own cgroup stands in. Storage: network for NFS-like file systems; else measured by the
+storage probe (collector.storageprobe) when allowed; else read from the block device holding the
+datadir (NVMe by name, HDD or SSD by the rotational flag) and left out whenever that is a guess
+(virtio and Xen disks report rotational=1 whatever backs them, loop and RAM disks, mixed RAID members).
 
 Every path is taken under `root`, so tests can point it at a fake tree.
 """
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from collector.hostfacts import (
+    MEMORY_FILESYSTEMS,
     NETWORK_FILESYSTEMS,
     CgroupMembership,
     cfs_quota_cpus,
@@ -31,8 +33,11 @@ from collector.hostfacts import (
     mounts,
     os_release_name,
 )
+from collector.serverprocess import ServerIdentity, ServerProcess, find_server_process
+from collector.storageprobe import ProbeError, ProbeResult, probe_storage
 
-SERVER_PROCESS_NAMES = ("mariadbd", "mysqld")
+STORAGE_KINDS = ("hdd", "ssd", "nvme", "network")
+
 #: Block devices whose rotational flag does not describe the storage behind them.
 _UNSURE_DEVICES = ("vd", "xvd", "loop", "zram", "ram", "nbd", "sr", "fd")
 _NETWORK_DEVICES = ("rbd",)  # Ceph block devices
@@ -41,10 +46,14 @@ _MAX_STACK_DEPTH = 4  # dm on md on disks is three levels
 
 @dataclass
 class LocalFacts:
-    """The hardware spec (HardwareSpec field → value) and one note per fact left out, with why."""
+    """The hardware spec (HardwareSpec field → value) and one note per fact left out, with why;
+    for the manifest also the server process found, how storage was decided and the probe's figures."""
 
+    process: ServerProcess
     spec: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    storage_how: str | None = None
+    probe: ProbeResult | None = None
 
 
 def _read(path: Path) -> str | None:
@@ -52,19 +61,6 @@ def _read(path: Path) -> str | None:
         return path.read_text(errors="replace")
     except OSError:
         return None
-
-
-def find_server_pid(root: Path) -> int | None:
-    """The pid of the one mariadbd/mysqld process here; None when there is none or several."""
-    found = []
-    try:
-        entries = list((root / "proc").iterdir())
-    except OSError:
-        return None
-    for entry in entries:
-        if entry.name.isdigit() and (_read(entry / "comm") or "").strip() in SERVER_PROCESS_NAMES:
-            found.append(int(entry.name))
-    return found[0] if len(found) == 1 else None
 
 
 def _ancestors(base: Path, cgroup_path: str) -> list[Path]:
@@ -154,18 +150,65 @@ def datadir_storage(root: Path, datadir: str) -> tuple[str | None, str]:
     mount = mount_of(resolved, mounts(_read(root / "proc" / "self" / "mountinfo") or ""))
     if mount is not None and mount.fstype in NETWORK_FILESYSTEMS:
         return "network", f"datadir is on {mount.fstype}"
+    if mount is not None and mount.fstype in MEMORY_FILESYSTEMS:
+        return "ram", f"datadir is on {mount.fstype}, in memory"
     if os.major(device) == 0:
         fstype = mount.fstype if mount else "a virtual file system"
         return None, f"datadir is on {fstype}, not directly on a block device"
     return block_device_storage(root, os.major(device), os.minor(device))
 
 
-def local_hardware(datadir: str | None, root: Path = Path("/")) -> LocalFacts:
-    """What this machine offers the server: memory, container limit, CPUs, storage and OS name."""
-    facts = LocalFacts()
-    pid = find_server_pid(root)
+def _probe_default(datadir: str) -> tuple[bool, str]:
+    """Probe by default when the datadir is a directory here that this user may write to."""
+    if not os.path.isdir(datadir):
+        return False, f"datadir {datadir} is not on this machine"
+    if not os.access(datadir, os.W_OK):
+        return False, f"datadir {datadir} is not writable by this user (run as root or the server's user)"
+    return True, ""
+
+
+def _storage(facts: LocalFacts, root: Path, datadir: str, probe: bool | None) -> None:
+    """Storage: the file system first (network), then the probe's measurement, else /sys."""
+    kind, how = datadir_storage(root, datadir)
+    facts.storage_how = how
+    wanted, why_not = (True, "") if probe else _probe_default(datadir) if probe is None else (False, "")
+    if kind == "network" or kind == "ram":
+        wanted, why_not = False, why_not or how
+    if wanted:
+        try:
+            result = probe_storage(Path(datadir))
+        except ProbeError as exc:
+            facts.notes.append(f"storage probe: {exc}")
+        else:
+            facts.probe = result
+            facts.spec.update(result.spec_fields())
+            facts.storage_how = f"measured: {result.describe()}" + (f" (/sys: {how})" if how else "")
+            return
+    elif probe is None and why_not:
+        facts.notes.append(f"storage probe skipped: {why_not}")
+    if kind in STORAGE_KINDS:
+        facts.spec["storage"] = kind
+    else:
+        facts.notes.append(
+            f"storage left out: {how}; pass --storage to the audit or collect with --probe-storage"
+        )
+
+
+def local_hardware(
+    identity: ServerIdentity | None = None, root: Path = Path("/"), *, probe: bool | None = False
+) -> LocalFacts:
+    """What this machine offers the server: memory, container limit, CPUs, storage and OS name.
+
+    `probe`: True measures the storage, None measures it when the datadir is here and writable,
+    False never does.
+    """
+    identity = identity or ServerIdentity()
+    facts = LocalFacts(process=find_server_process(root, identity))
+    pid = facts.process.pid
     if pid is None:
-        facts.notes.append("server process not found by name: cgroup limits are the collector's own")
+        facts.notes.append(
+            f"server process not found: {facts.process.how}; cgroup limits are the collector's own"
+        )
     if (memory := meminfo_total_bytes(_read(root / "proc" / "meminfo") or "")) is not None:
         facts.spec["memory"] = memory
     limit, quota_cpus = cgroup_limits(root, pid)
@@ -174,12 +217,8 @@ def local_hardware(datadir: str | None, root: Path = Path("/")) -> LocalFacts:
     cpus = _lowest([_affinity_cpus(pid), quota_cpus])
     if cpus:
         facts.spec["cpus"] = cpus
-    if datadir:
-        storage, note = datadir_storage(root, datadir)
-        if storage:
-            facts.spec["storage"] = storage
-        else:
-            facts.notes.append(f"storage left out: {note}")
+    if identity.datadir:
+        _storage(facts, root, identity.datadir, probe)
     facts.spec["os"] = os_release_name(_read(root / "etc" / "os-release") or "") or (
         f"{platform.system()} {platform.release()}".strip()
     )

@@ -14,6 +14,9 @@ NETWORK_FILESYSTEMS = frozenset(
     {"nfs", "nfs4", "cifs", "smb3", "smbfs", "ceph", "glusterfs", "fuse.glusterfs", "fuse.sshfs", "lustre"}
 )
 
+#: File systems held in memory: nothing to measure there.
+MEMORY_FILESYSTEMS = frozenset({"tmpfs", "ramfs"})
+
 
 @dataclass(frozen=True)
 class CgroupMembership:

@@ -20,28 +20,36 @@ _AUDIT_FLAGS = {
 }
 
 
-def audit_command_line(directory: Path, files: list[SnapshotFile]) -> str:
-    """`innotune audit --variables DIR/variables.tsv --status ... ` for exactly the files written."""
-    argv = ["innotune", "audit"]
+def audit_arguments(directory: Path, files: list[SnapshotFile]) -> list[str]:
+    """The `innotune audit` arguments for exactly the files written, and the manifest (its role)."""
+    argv = []
     for file in files:
         argv += [_AUDIT_FLAGS[file.field], str(directory / file.name)]
-    return shlex.join(argv)
+    return [*argv, "--manifest", str(directory / MANIFEST_FILE)]
 
 
-def write_snapshot(snapshot: Snapshot, hardware: dict[str, Any] | None, directory: Path) -> str:
+def write_snapshot(
+    snapshot: Snapshot,
+    hardware: dict[str, Any] | None,
+    directory: Path,
+    notes: list[str],
+    host: dict[str, Any] | None = None,
+) -> list[str]:
     """Write the files and manifest.json into `directory` (created if missing, files replaced) and
-    return the audit command line. A file of an earlier run that this run did not collect (the
-    InnoDB status after PROCESS was revoked) is removed, so the directory holds one snapshot."""
+    return the `innotune audit` arguments that audit them. A file of an earlier run that this run
+    did not collect (the InnoDB status after PROCESS was revoked) is removed, so the directory holds
+    one snapshot."""
     files = snapshot_files(snapshot, hardware)
-    command = audit_command_line(directory, files)
+    arguments = audit_arguments(directory, files)
+    command = shlex.join(["innotune", "audit", *arguments])
     try:
         directory.mkdir(parents=True, exist_ok=True)
         for file in files:
             (directory / file.name).write_text(file.text, encoding="utf-8")
         for stale in set(ALL_FILES) - {file.name for file in files}:
             (directory / stale).unlink(missing_ok=True)
-        text = json.dumps(manifest(snapshot, files, command), indent=2) + "\n"
+        text = json.dumps(manifest(snapshot, files, command, notes, host), indent=2) + "\n"
         (directory / MANIFEST_FILE).write_text(text, encoding="utf-8")
     except OSError as exc:
         raise CollectError(f"cannot write to {directory}: {exc.strerror}") from None
-    return command
+    return arguments

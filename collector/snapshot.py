@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cache
 from importlib import resources
@@ -13,9 +13,13 @@ from typing import Any
 
 from collector.errors import CollectError
 from collector.redact import redact_variables, strip_innodb_status
+from collector.role import RoleFinding, detect_role
+from collector.serverprocess import ServerIdentity
 from collector.tsv import to_tsv
 
 NAME_VALUE_HEADER = ("Variable_name", "Value")
+#: Rates over a shorter window mean little (one flush, one burst); the evidence grades rates by window.
+MIN_INTERVAL_SECONDS = 10
 #: ER_SPECIFIC_ACCESS_DENIED_ERROR (needs PROCESS), ER_TABLEACCESS_DENIED_ERROR, ER_DBACCESS_DENIED_ERROR.
 _ACCESS_DENIED = {1227, 1142, 1044}
 
@@ -33,6 +37,7 @@ class Snapshot:
     datadir: str | None
     #: When the first status sample was taken, UTC, ISO 8601.
     collected_at: str
+    #: The interval asked for, and the one measured between the starts of the two status samples.
     interval_seconds: int
     #: Lines removed from the InnoDB status (statements, record dumps).
     innodb_lines_removed: int
@@ -40,6 +45,14 @@ class Snapshot:
     redacted_variables: tuple[str, ...]
     #: What the user should know: a privilege missing, a section not collected.
     notes: tuple[str, ...] = ()
+    #: Seconds measured between the starts of the two SHOW GLOBAL STATUS statements.
+    measured_interval_seconds: float | None = None
+    #: The server's Uptime (seconds) in the second status sample.
+    uptime_seconds: int | None = None
+    #: The server's place in replication, and how that was decided.
+    role: RoleFinding | None = None
+    #: port, socket, datadir and pid_file: what finds the server's process on this machine.
+    identity: ServerIdentity = field(default_factory=ServerIdentity)
 
 
 @cache
@@ -140,9 +153,13 @@ def take_snapshot(
     if on_wait is not None:
         on_wait(interval_seconds)
     sleep(max(0.0, interval_seconds - (time.monotonic() - started)))
+    second_started = time.monotonic()
     second_status = _name_values(connection, "SHOW GLOBAL STATUS")
     innodb_status, removed = _innodb_status(connection, notes)
     schema = _schema_facts(connection, variables, notes)
+    status = {name.lower(): value for name, value in second_status}
+    role = detect_role(connection, variables, status)
+    notes += role.notes
     return Snapshot(
         variables=to_tsv(NAME_VALUE_HEADER, redacted),
         status=(to_tsv(NAME_VALUE_HEADER, first_status), to_tsv(NAME_VALUE_HEADER, second_status)),
@@ -158,4 +175,8 @@ def take_snapshot(
             name for (name, value), (_, shown) in zip(variable_rows, redacted, strict=True) if value != shown
         ),
         notes=tuple(notes),
+        measured_interval_seconds=round(second_started - started, 3),
+        uptime_seconds=int(status["uptime"]) if status.get("uptime", "").isdigit() else None,
+        role=role,
+        identity=ServerIdentity.from_variables(variables),
     )

@@ -74,6 +74,7 @@ def _commits_per_fsync(ctx: AuditContext, rate: CommitRate) -> Evidence | None:
     Severity.NOTICE,
     [_MYSQL_DELAY, _MARIADB_GROUP_COMMIT, _MARIADB_WAIT],
     versions=_VERSIONS,
+    needs=("fsync_cost",),
 )
 def delay_would_help(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: sync_binlog=1 with binary logging on, many commits per second from many

@@ -48,7 +48,10 @@ def _listed(ctx: AuditContext, tables: tuple[TableFacts, ...] | list[TableFacts]
 
 
 @rule(
-    "primary_keys.missing", Severity.NOTICE, [CLUSTERED_INDEX, PERCONA_NO_PK, JCOLE_NO_PK, ROWS_SEARCH, GIPK]
+    "primary_keys.missing",
+    Severity.NOTICE,
+    [CLUSTERED_INDEX, PERCONA_NO_PK, JCOLE_NO_PK, ROWS_SEARCH, GIPK],
+    needs=("schema",),
 )
 def missing(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: InnoDB tables with neither a primary key nor a unique key on NOT NULL columns,
@@ -96,7 +99,12 @@ def missing(ctx: AuditContext) -> Iterator[Proposal]:
     )
 
 
-@rule("primary_keys.random_key", Severity.NOTICE, [CLUSTERED_INDEX, UUID_TO_BIN, MARIADB_UUID])
+@rule(
+    "primary_keys.random_key",
+    Severity.NOTICE,
+    [CLUSTERED_INDEX, UUID_TO_BIN, MARIADB_UUID],
+    needs=("schema",),
+)
 def random_key(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: large InnoDB tables (100,000 rows or more) whose single-column primary key is
     UUID-like: CHAR/VARCHAR(36) or (32), or (VAR)BINARY(16).
@@ -155,6 +163,7 @@ def _guard(ctx: AuditContext) -> str:
     Severity.INFO,
     [REQUIRE_PK, FORCE_PK, GIPK],
     versions=Versions(mysql=((8, 0, 13), (99,)), mariadb=((10, 1), (99,))),
+    needs=("schema",),
 )
 def require_guard(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: whether the server refuses new tables without a primary key

@@ -32,6 +32,19 @@ def storage_kind(ctx: AuditContext) -> str | None:
     return ctx.hardware.storage if ctx.hardware is not None else None
 
 
+def storage_evidence(ctx: AuditContext, extra: str = "") -> Evidence:
+    """The storage type as evidence, with the collector's measured latencies when the spec has them."""
+    hardware = ctx.hardware
+    label = f"{storage_kind(ctx)}{extra}"
+    if hardware is not None and hardware.read_latency_ms is not None:
+        label += f"; measured 16 KiB random reads {hardware.read_latency_ms:g} ms median"
+        if hardware.read_latency_p99_ms is not None:
+            label += f" ({hardware.read_latency_p99_ms:g} ms p99)"
+        if hardware.fsync_latency_ms is not None:
+            label += f", fsync {hardware.fsync_latency_ms:g} ms median"
+    return Evidence("storage", label, "hardware storage")
+
+
 def io_target(ctx: AuditContext) -> tuple[int, Evidence] | None:
     """innodb_io_capacity for the storage type, capped at a share of measured IOPS."""
     storage, hardware = storage_kind(ctx), ctx.hardware
@@ -47,8 +60,7 @@ def io_target(ctx: AuditContext) -> tuple[int, Evidence] | None:
     target = by_storage[storage]
     if hardware.iops:
         target = min(target, max(100, int(hardware.iops * limits.max_share_of_device_iops)))
-    label = f"{storage}" + (f", {hardware.iops:,} IOPS" if hardware.iops else "")
-    return target, Evidence("storage", label, "hardware storage")
+    return target, storage_evidence(ctx, f", {hardware.iops:,} IOPS" if hardware.iops else "")
 
 
 def flushing_behind(ctx: AuditContext) -> tuple[Evidence, ...]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Literal
 
 from advisor.errors import InputError
@@ -142,7 +142,12 @@ class HardwareSpec:
     cpus: int | None = None
     storage: Storage | None = None
     iops: int | None = None
+    #: measured by `innotune collect --probe-storage`: fsync median (fsync_latency_ms) and p99, and
+    #: 16 KiB random reads at queue depth 1 past the page cache, median and p99.
     fsync_latency_ms: float | None = None
+    fsync_latency_p99_ms: float | None = None
+    read_latency_ms: float | None = None
+    read_latency_p99_ms: float | None = None
     battery_backed_cache: bool | None = None
     os: str | None = None
 
@@ -184,6 +189,9 @@ CHECKS: dict[str, Callable[[object], object]] = {
     "storage": storage_kind,
     "iops": lambda value: whole_count(value, "I/O operations per second"),
     "fsync_latency_ms": latency_ms,
+    "fsync_latency_p99_ms": latency_ms,
+    "read_latency_ms": latency_ms,
+    "read_latency_p99_ms": latency_ms,
     "battery_backed_cache": yes_or_no,
     "os": plain_text,
 }
@@ -231,6 +239,13 @@ def load_hardware(text: str, file: str) -> HardwareSpec:
         line = text.count("\n", 0, first) + 1
         raise InputError(f"expected a JSON object such as {_EXAMPLE}", file=file, line=line)
     return _checked(data, file, text, {})
+
+
+def with_flags(spec: HardwareSpec | None, flags: HardwareSpec) -> HardwareSpec:
+    """`spec` (from --hardware) with the fields the flags give replaced: `--hardware F --storage ssd`."""
+    if spec is None:
+        return flags
+    return replace(spec, **flags.as_dict())
 
 
 def hardware_from_flags(

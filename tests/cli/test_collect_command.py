@@ -14,8 +14,10 @@ from cli.main import cli
 
 #: The synopsis of the issue: `innotune collect --host H [--port P] [--socket S] --user U
 #: [--password-file F] [--interval 60] (--output DIR | --upload URL --api-key K --server ID)`, and
-#: `--no-local-facts`.
+#: `--no-local-facts`; issue 15 added `--probe-storage` (with its `--no-` form) and `--audit`.
 ISSUE_FLAGS = {
+    "--probe-storage",
+    "--audit",
     "--host",
     "--port",
     "--socket",
@@ -50,6 +52,23 @@ def test_help_lists_exactly_the_flags_of_the_issue() -> None:
         (["--host", "db1", "--user", "u", "--output", "d", "--server", "s"], "go with --upload"),
         (["--user", "u", "--output", "d"], "give --host"),
         (["--host", "db1", "--user", "u", "--output", "d", "--interval", "0"], "--interval"),
+        (["--host", "db1", "--user", "u", "--output", "d", "--interval", "9"], "--interval 9 is too short"),
+        (
+            [
+                "--host",
+                "db1",
+                "--user",
+                "u",
+                "--upload",
+                "http://x",
+                "--api-key",
+                "k",
+                "--server",
+                "s",
+                "--audit",
+            ],
+            "--audit goes with --output",
+        ),
         (["--host", "db1", "--output", "d"], "--user"),
     ],
 )

@@ -13,7 +13,6 @@ from collector.hardware import (
     block_device_storage,
     cgroup_limits,
     datadir_storage,
-    find_server_pid,
     local_hardware,
 )
 from collector.hostfacts import (
@@ -26,6 +25,8 @@ from collector.hostfacts import (
     mounts,
     os_release_name,
 )
+from collector.procnet import socket_inode, tcp_listening_inodes, unix_listening_inodes
+from collector.serverprocess import ServerIdentity, find_server_process
 from tests.corpus import corpus_file
 
 PT_SUMMARY = "percona-toolkit/t/pt-summary/samples/Linux/"
@@ -135,13 +136,63 @@ def test_hybrid_cgroups_read_the_v1_controllers(tmp_path: Path) -> None:
     assert cgroup_limits(tmp_path, None) == (2 * GIB, None)
 
 
-def test_the_server_process_is_found_by_name_only_when_alone(tmp_path: Path) -> None:
-    """One mariadbd among other processes is the server; two mysqld make it ambiguous."""
+TCP = (
+    "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+    "   0: 0100007F:0CEA 00000000:0000 0A 00000000:00000000 00:00000000 00000000   107        0 9686 1\n"
+    "   1: 0100007F:84CF 00000000:0000 0A 00000000:00000000 00:00000000 00000000   107        0 22434 1\n"
+    "   2: 0100007F:0CEA 0100007F:9C40 01 00000000:00000000 00:00000000 00000000   107        0 777 1\n"
+)
+UNIX = (
+    "Num       RefCount Protocol Flags    Type St Inode Path\n"
+    "00000000169ff7f0: 00000002 00000000 00010000 0001 01  4581 /var/run/postgresql/.s.PGSQL.5432\n"
+    "00000000a8132f95: 00000002 00000000 00010000 0001 01  9687 /run/mysqld/mysqld.sock\n"
+    "00000000a8132f96: 00000003 00000000 00000000 0001 03  9688 /run/mysqld/mysqld.sock\n"
+)
+
+
+def test_proc_net_lines_give_the_listening_inodes() -> None:
+    """Real /proc/net lines of this machine: port 3306 (0x0CEA) listens on inode 9686 (the connected
+    socket 777 is not listening); the server's Unix socket listens on 9687."""
+    assert tcp_listening_inodes(TCP, 3306) == {9686}
+    assert tcp_listening_inodes(TCP, 33999) == {22434}
+    assert unix_listening_inodes(UNIX, "/run/mysqld/mysqld.sock") == {9687}
+    assert socket_inode("socket:[9686]") == 9686 and socket_inode("/var/lib/mysql/ibdata1") is None
+
+
+def _server(root: Path, pid: int, name: str, sockets: list[int], datadir: str) -> None:
+    _write(root, f"proc/{pid}/comm", f"{name}\n")
+    fd = root / "proc" / str(pid) / "fd"
+    fd.mkdir(parents=True)
+    for number, inode in enumerate(sockets):
+        (fd / str(number)).symlink_to(f"socket:[{inode}]")
+    (root / "proc" / str(pid) / "cwd").symlink_to(datadir)
+
+
+def test_of_two_server_processes_the_one_listening_on_the_port_is_the_server(tmp_path: Path) -> None:
+    """A system mariadbd (port 3306, /run/mysqld socket) and a second one on port 33999: each is found
+    by its own port, socket or datadir; a server neither matches is not taken for either."""
+    _write(tmp_path, "proc/net/tcp", TCP)
+    _write(tmp_path, "proc/net/unix", UNIX)
+    _server(tmp_path, 812, "mariadbd", [9686, 9687], "/var/lib/mysql")
+    _server(tmp_path, 913, "mariadbd", [22434], "/srv/second/data")
     _write(tmp_path, "proc/1/comm", "systemd\n")
-    _write(tmp_path, "proc/812/comm", "mariadbd\n")
-    assert find_server_pid(tmp_path) == 812
-    _write(tmp_path, "proc/913/comm", "mysqld\n")
-    assert find_server_pid(tmp_path) is None
+    system = find_server_process(tmp_path, ServerIdentity(3306, "/run/mysqld/mysqld.sock", "/var/lib/mysql/"))
+    assert system.pid == 812 and "port 3306" in system.how and "datadir" in system.how
+    second = find_server_process(tmp_path, ServerIdentity(33999, None, "/srv/second/data/"))
+    assert second.pid == 913 and "port 33999" in second.how
+    by_socket = find_server_process(tmp_path, ServerIdentity(None, "/run/mysqld/mysqld.sock", None))
+    assert by_socket.pid == 812
+    nobody = find_server_process(tmp_path, ServerIdentity(3307, None, "/elsewhere"))
+    assert nobody.pid is None and "812, 913" in nobody.how
+
+
+def test_without_matching_sockets_the_pid_file_decides(tmp_path: Path) -> None:
+    """Candidates whose sockets and cwd say nothing: the server's pid_file names the one."""
+    for pid in (812, 913):
+        _write(tmp_path, f"proc/{pid}/comm", "mysqld\n")
+    _write(tmp_path, "run/mysqld/mysqld.pid", "913\n")
+    found = find_server_process(tmp_path, ServerIdentity(3306, None, None, "/run/mysqld/mysqld.pid"))
+    assert found.pid == 913 and "pid file" in found.how
 
 
 def _block_device(root: Path, number: str, target: str, rotational: str | None = None) -> Path:
@@ -187,7 +238,7 @@ def test_device_mapper_answers_for_its_members_when_they_agree(tmp_path: Path) -
 
 def test_local_hardware_of_this_machine_is_a_valid_spec() -> None:
     """On the machine the tests run on: memory and CPUs known, and HardwareSpec accepts the result."""
-    facts = local_hardware(None)
+    facts = local_hardware()
     spec = HardwareSpec.from_mapping(facts.spec)
     assert spec.memory == meminfo_total_bytes(Path("/proc/meminfo").read_text())
     assert spec.cpus is not None and 1 <= spec.cpus <= (os.cpu_count() or 1)

@@ -25,7 +25,12 @@ def _plan(ctx: AuditContext, change: str) -> PoolPlan | None:
     return plan if plan is not None and plan.change == change and plan.target is not None else None
 
 
-@rule("buffer_pool.exceeds_memory", Severity.CRITICAL, [REF_PARAMS, MARIADB_MEMORY_ALLOCATION])
+@rule(
+    "buffer_pool.exceeds_memory",
+    Severity.CRITICAL,
+    [REF_PARAMS, MARIADB_MEMORY_ALLOCATION],
+    needs=("memory",),
+)
 def exceeds_memory(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: innodb_buffer_pool_size against usable memory (the lower of RAM and a container limit).
 
@@ -54,7 +59,7 @@ def exceeds_memory(ctx: AuditContext) -> Iterator[Proposal]:
     )
 
 
-@rule("buffer_pool.oversized", Severity.WARNING, [REF_PARAMS, MARIADB_MEMORY_ALLOCATION])
+@rule("buffer_pool.oversized", Severity.WARNING, [REF_PARAMS, MARIADB_MEMORY_ALLOCATION], needs=("memory",))
 def oversized(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: a pool above the oversized share of usable memory (90%) that also leaves too little
     room for the rest of the memory budget (other global buffers and per-connection buffers).
@@ -89,7 +94,7 @@ def oversized(ctx: AuditContext) -> Iterator[Proposal]:
     )
 
 
-@rule("buffer_pool.undersized", Severity.WARNING, [REF_PARAMS, REF_MARIADB, REF_SIZE])
+@rule("buffer_pool.undersized", Severity.WARNING, [REF_PARAMS, REF_MARIADB, REF_SIZE], needs=("memory",))
 def undersized(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: a pool below half of what the machine can give it, with evidence that reads miss:
     the miss rate (Innodb_buffer_pool_reads / Innodb_buffer_pool_read_requests over the status window)

@@ -35,7 +35,12 @@ def _uptime(status: StatusView) -> int | None:
     return status.value("Uptime")
 
 
-@rule("connections.near_limit", Severity.WARNING, [MAX_CONNECTIONS, TOO_MANY, CONNECTION_ERRORS])
+@rule(
+    "connections.near_limit",
+    Severity.WARNING,
+    [MAX_CONNECTIONS, TOO_MANY, CONNECTION_ERRORS],
+    needs=("status",),
+)
 def near_limit(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: whether the connection peak (Max_used_connections) came close to max_connections,
     and whether connections were refused for reaching it (Connection_errors_max_connections).
@@ -88,7 +93,12 @@ def near_limit(ctx: AuditContext) -> Iterator[Proposal]:
     )
 
 
-@rule("connections.max_connections_oversized", Severity.NOTICE, [MAX_CONNECTIONS, USER_RESOURCES])
+@rule(
+    "connections.max_connections_oversized",
+    Severity.NOTICE,
+    [MAX_CONNECTIONS, USER_RESOURCES],
+    needs=("status",),
+)
 def max_connections_oversized(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: max_connections far above anything used: the peak since startup below 5% of it,
     with max_connections at least 500 and at least a day of uptime.

@@ -27,6 +27,7 @@ _POOLED = frozenset({"pool-of-threads", "loaded-dynamically"})
     "connections.thread_cache_misses",
     Severity.NOTICE,
     [CONNECTION_THREADS, THREAD_CACHE, MARIADB_THREAD_CACHE],
+    needs=("status",),
 )
 def thread_cache_misses(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: the thread cache miss rate, Threads_created / Connections over the status window,

@@ -27,6 +27,7 @@ REF_IO = "https://dev.mysql.com/doc/refman/8.0/en/innodb-configuring-io-capacity
     Severity.NOTICE,
     [REF_IO, REF_FLUSHING],
     Versions(((5, 5, 4), (99,)), ((0,), (99,))),
+    needs=("storage",),
 )
 def io_capacity(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: innodb_io_capacity against the storage type (hdd 200, ssd 2000, nvme 10000, network

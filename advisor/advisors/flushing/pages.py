@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from advisor.advisors.flushing.common import REF_FLUSHING
 from advisor.context import AuditContext
 from advisor.derived.budget import POOL
-from advisor.derived.io_sizing import IO, IO_MAX, effective_io_max, storage_kind
+from advisor.derived.io_sizing import IO, IO_MAX, effective_io_max, storage_evidence, storage_kind
 from advisor.derived.pool_sizing import pool_instances
 from advisor.derived.settings import setting_source
 from advisor.findings import Evidence, Severity
@@ -24,6 +24,7 @@ REF_MDEV_17380 = "https://jira.mariadb.org/browse/MDEV-17380"
     Severity.NOTICE,
     [REF_FLUSHING, REF_NEIGHBORS_MARIADB, REF_MDEV_17380],
     Versions(((5, 6, 3), (99,)), ((10, 0), (99,))),
+    needs=("storage",),
 )
 def flush_neighbors(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: innodb_flush_neighbors against the storage type the user declares: 0 on SSD and
@@ -64,14 +65,20 @@ def flush_neighbors(ctx: AuditContext) -> Iterator[Proposal]:
         rationale=f"{why} Set innodb_flush_neighbors to {wanted}.",
         evidence=(
             Evidence("innodb_flush_neighbors", value, setting.where()),
-            Evidence("storage", storage, "hardware storage (declared)"),
+            storage_evidence(ctx),
         ),
         variable="innodb_flush_neighbors",
         recommended=wanted,
     )
 
 
-@rule("flushing.lru_scan_depth", Severity.NOTICE, [REF_LRU, REF_FLUSHING], mysql_only((5, 6, 3)))
+@rule(
+    "flushing.lru_scan_depth",
+    Severity.NOTICE,
+    [REF_LRU, REF_FLUSHING],
+    mysql_only((5, 6, 3)),
+    needs=("storage",),
+)
 def lru_scan_depth(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: on a hard disk, innodb_lru_scan_depth × buffer pool instances (the pages the page
     cleaner scans per second at the LRU tails) against innodb_io_capacity_max (MySQL 5.6.3+).
@@ -111,7 +118,7 @@ def lru_scan_depth(ctx: AuditContext) -> Iterator[Proposal]:
                 "buffer pool instances", str(instances), setting_source(ctx, "innodb_buffer_pool_instances")
             ),
             Evidence(IO_MAX, str(io_max), setting_source(ctx, IO_MAX)),
-            Evidence("storage", "hdd", "hardware storage"),
+            storage_evidence(ctx),
         ),
         variable="innodb_lru_scan_depth",
         recommended=str(wanted),

@@ -120,6 +120,7 @@ def _read_only_holders(
     "isolation.read_view_held",
     Severity.NOTICE,
     [LEVELS_DOC, "https://dev.mysql.com/doc/refman/8.0/en/innodb-consistent-read.html"],
+    needs=("innodb_status",),
 )
 def read_view_held(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: at REPEATABLE READ, read-only transactions (a read view, no undo entries) in SHOW

@@ -41,7 +41,12 @@ def _describe(trx: InnodbTransaction) -> str:
     return f"{name}{thread}: {', '.join(p for p in parts if p)}"
 
 
-@rule("undo_history.history_list_length", Severity.WARNING, [PURGE, MULTI_VERSIONING, MARIADB_PURGE])
+@rule(
+    "undo_history.history_list_length",
+    Severity.WARNING,
+    [PURGE, MULTI_VERSIONING, MARIADB_PURGE],
+    needs=("innodb_status",),
+)
 def history_list_length(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: the history list length — undo logs of committed transactions purge has not
     processed yet — against 100,000 (warning) and 1,000,000 (critical).
@@ -74,7 +79,12 @@ def history_list_length(ctx: AuditContext) -> Iterator[Proposal]:
     )
 
 
-@rule("undo_history.long_transaction", Severity.WARNING, [INNODB_TRX, MULTI_VERSIONING, PURGE])
+@rule(
+    "undo_history.long_transaction",
+    Severity.WARNING,
+    [INNODB_TRX, MULTI_VERSIONING, PURGE],
+    needs=("innodb_status",),
+)
 def long_transaction(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: transactions open for 10 minutes or more in SHOW ENGINE INNODB STATUS, named by
     transaction id and thread id with their age, row locks and undo entries (never the query text).
@@ -106,7 +116,12 @@ def long_transaction(ctx: AuditContext) -> Iterator[Proposal]:
     )
 
 
-@rule("undo_history.large_transaction", Severity.NOTICE, [LARGE_TRANSACTIONS, MULTI_VERSIONING])
+@rule(
+    "undo_history.large_transaction",
+    Severity.NOTICE,
+    [LARGE_TRANSACTIONS, MULTI_VERSIONING],
+    needs=("innodb_status",),
+)
 def large_transaction(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: open transactions that have written at least 100,000 undo log records (rows
     changed) according to SHOW ENGINE INNODB STATUS.
