@@ -40,7 +40,7 @@ PORT = int(os.environ.get("INNOTUNE_TEST_MARIADB_PORT", "3306"))
 DOC = ROOT / "docs" / "collector.md"
 SQL_BLOCK = re.compile(r"^```sql\n(.*?)^```", re.DOTALL | re.MULTILINE)
 #: The documented account, password and schema, replaced by the test's own.
-DOC_ACCOUNT, DOC_PASSWORD, DOC_SCHEMA = "'innotune'@'%'", "'choose-a-password'", "`shop`"
+DOC_ACCOUNT, DOC_PASSWORD, DOC_SCHEMA = "'innotune'@'localhost'", "'choose-a-password'", "`shop`"
 SNAPSHOT_FILES = {"variables.tsv", "status-1.tsv", "status-2.tsv", "innodb_status.txt", "schema.tsv"}
 TAG = secrets.token_hex(4)
 SCRATCH = [
@@ -172,18 +172,37 @@ def _environment() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k not in ("INNOTUNE_COLLECT_PASSWORD", "INNOTUNE_API_KEY")}
 
 
-def _collect(account: Account, *destination: str) -> subprocess.CompletedProcess[str]:
+def _start(account: Account, *destination: str) -> subprocess.Popen[str]:
+    """Start `innotune collect` (the shortest --interval it takes, 10 s); runs overlap to save time."""
     argv = [sys.executable, "-m", "cli.main", "collect", "--host", HOST, "--port", str(PORT)]
-    argv += ["--user", account.user, "--password-file", str(account.password_file), "--interval", "1"]
-    return subprocess.run(
+    argv += ["--user", account.user, "--password-file", str(account.password_file), "--interval", "10"]
+    return subprocess.Popen(
         [*argv, *destination],
         cwd=ROOT,
         env=_environment(),
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-        timeout=120,
-        check=False,
     )
+
+
+def _finish(process: subprocess.Popen[str]) -> subprocess.CompletedProcess[str]:
+    try:
+        stdout, stderr = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+
+
+def _select_only(schema: str) -> Callable[[str, str], list[str]]:
+    def grants(account: str, password: str) -> list[str]:
+        return [
+            f"CREATE USER {account} IDENTIFIED BY '{password}'",
+            f"GRANT SELECT ON `{schema}`.* TO {account}",
+        ]
+
+    return grants
 
 
 @dataclass(frozen=True)
@@ -192,14 +211,69 @@ class Collected:
     run: subprocess.CompletedProcess[str]
 
 
+@dataclass(frozen=True)
+class Runs:
+    """Every collector run of this module, started together and finished together."""
+
+    collected: Collected
+    upload: subprocess.CompletedProcess[str]
+    upload_requests: list[Any]
+    refused: subprocess.CompletedProcess[str]
+    limited: Collected
+
+
 @pytest.fixture(scope="module")
-def collected(
-    collector_account: Account, deadlock: str, tmp_path_factory: pytest.TempPathFactory
-) -> Collected:
-    directory = tmp_path_factory.mktemp("snapshot")
-    run = _collect(collector_account, "--output", str(directory))
-    assert run.returncode == 0, run.stderr
-    return Collected(directory, run)
+def runs(
+    root: Any,
+    schema: str,
+    collector_account: Account,
+    deadlock: str,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Runs:
+    directory, limited_directory = tmp_path_factory.mktemp("snapshot"), tmp_path_factory.mktemp("limited")
+    problem = {"title": "Not Found", "status": 404, "detail": "No server srv_gone in this organisation."}
+    with (
+        _account(root, tmp_path_factory.mktemp("limited-account"), _select_only(schema)) as limited,
+        stub_service() as service,
+        stub_service(status=404, answer=problem, content_type="application/problem+json") as refusing,
+    ):
+        started = [
+            # the probe would write into the shared server's datadir: it is tested on private instances
+            _start(collector_account, "--output", str(directory), "--no-probe-storage"),
+            _start(
+                collector_account,
+                "--upload",
+                service.url,
+                "--api-key",
+                "itk_key",
+                "--server",
+                "srv_1",
+                "--no-probe-storage",
+            ),
+            # the documented account may open 2 connections: the refused upload logs in as another one
+            _start(
+                limited,
+                "--upload",
+                refusing.url,
+                "--api-key",
+                "itk_key",
+                "--server",
+                "srv_gone",
+                "--no-local-facts",
+            ),
+            _start(limited, "--output", str(limited_directory), "--no-local-facts"),
+        ]
+        done = [_finish(process) for process in started]
+        requests = list(service.requests)
+    return Runs(
+        Collected(directory, done[0]), done[1], requests, done[2], Collected(limited_directory, done[3])
+    )
+
+
+@pytest.fixture(scope="module")
+def collected(runs: Runs) -> Collected:
+    assert runs.collected.run.returncode == 0, runs.collected.run.stderr
+    return runs.collected
 
 
 def _audit(command_line: str) -> dict[str, Any]:
@@ -241,7 +315,10 @@ def test_every_file_is_written_and_read_by_the_parsers(collected: Collected, roo
         cursor.execute("SELECT VERSION()")
         (version,) = cursor.fetchone()
     assert manifest["server_version"] == version
-    assert manifest["interval_seconds"] == 1
+    assert manifest["interval_seconds"] == 10
+    assert 10 <= manifest["measured_interval_seconds"] < 12
+    assert manifest["uptime_seconds"] > 0
+    assert manifest["role"]["role"] in ("primary", "standalone")
     status = parse_innodb_status((collected.directory / "innodb_status.txt").read_text(), "innodb_status.txt")
     assert status.missing_sections == () and status.has_deadlock
     hardware = load_hardware((collected.directory / "hardware.json").read_text(), "hardware.json")
@@ -265,15 +342,14 @@ def test_no_statement_row_value_or_password_is_written(
     assert collector_account.password not in collected.run.stdout + collected.run.stderr
 
 
-def test_upload_posts_the_snapshot_to_the_service(collector_account: Account, deadlock: str) -> None:
+def test_upload_posts_the_snapshot_to_the_service(
+    runs: Runs, collector_account: Account, deadlock: str
+) -> None:
     """--upload: one multipart POST with every field and the bearer key; the id is printed."""
-    with stub_service() as service:
-        run = _collect(
-            collector_account, "--upload", service.url, "--api-key", "itk_key", "--server", "srv_1"
-        )
+    run = runs.upload
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "snap_0123456789abcdef"
-    (request,) = service.requests
+    (request,) = runs.upload_requests
     assert request.path == "/v1/servers/srv_1/snapshots"
     assert request.headers["authorization"] == "Bearer itk_key"
     fields = [part.field for part in request.parts()]
@@ -283,31 +359,21 @@ def test_upload_posts_the_snapshot_to_the_service(collector_account: Account, de
         assert secret not in body
 
 
-def test_a_refused_upload_exits_1_with_the_problem_detail(collector_account: Account) -> None:
+def test_a_refused_upload_exits_1_with_the_problem_detail(runs: Runs) -> None:
     """The service's problem+json detail is printed, and the exit status is 1."""
-    problem = {"title": "Not Found", "status": 404, "detail": "No server srv_gone in this organisation."}
-    with stub_service(status=404, answer=problem, content_type="application/problem+json") as service:
-        run = _collect(
-            collector_account, "--upload", service.url, "--api-key", "itk_key", "--server", "srv_gone"
-        )
-    assert run.returncode == 1
-    assert "upload refused (404): No server srv_gone in this organisation." in run.stderr
+    assert runs.refused.returncode == 1
+    assert "upload refused (404): No server srv_gone in this organisation." in runs.refused.stderr
 
 
-def test_without_process_the_innodb_status_is_left_out(root: Any, schema: str, tmp_path: Path) -> None:
-    """An account with SELECT only: a note, no innodb_status.txt, and the rest still audits."""
-
-    def select_only(account: str, password: str) -> list[str]:
-        return [
-            f"CREATE USER {account} IDENTIFIED BY '{password}'",
-            f"GRANT SELECT ON `{schema}`.* TO {account}",
-        ]
-
-    with _account(root, tmp_path, select_only) as limited:
-        run = _collect(limited, "--output", str(tmp_path / "out"), "--no-local-facts")
+def test_without_process_the_innodb_status_is_left_out(runs: Runs, schema: str) -> None:
+    """An account with SELECT only: a note (also in the manifest), no innodb_status.txt, and the rest
+    still audits."""
+    run, directory = runs.limited.run, runs.limited.directory
     assert run.returncode == 0, run.stderr
     assert "lacks the PROCESS privilege" in run.stderr
-    names = {path.name for path in (tmp_path / "out").iterdir()}
+    names = {path.name for path in directory.iterdir()}
     assert names == (SNAPSHOT_FILES - {"innodb_status.txt"}) | {"manifest.json"}
+    notes = json.loads((directory / "manifest.json").read_text())["notes"]
+    assert any("lacks the PROCESS privilege" in note for note in notes)
     result = _audit(run.stdout.strip().splitlines()[-1])
     assert any(f"{schema}.orders_without_key" in f["rationale"] for f in result["findings"])
