@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Literal
 
 from advisor.errors import InputError
@@ -245,7 +245,7 @@ def with_flags(spec: HardwareSpec | None, flags: HardwareSpec) -> HardwareSpec:
     """`spec` (from --hardware) with the fields the flags give replaced: `--hardware F --storage ssd`."""
     if spec is None:
         return flags
-    return replace(spec, **flags.as_dict())
+    return HardwareSpec.from_mapping({**spec.as_dict(), **flags.as_dict()})
 
 
 def hardware_from_flags(

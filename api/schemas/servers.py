@@ -26,6 +26,9 @@ class HardwareSpec(BaseModel):
     storage: hardware.Storage | None = None
     iops: int | None = None
     fsync_latency_ms: float | None = None
+    fsync_latency_p99_ms: float | None = None
+    read_latency_ms: float | None = None
+    read_latency_p99_ms: float | None = None
     battery_backed_cache: bool | None = None
     os: str | None = None
 
