@@ -123,7 +123,8 @@ def connect(options: ConnectionOptions) -> Any:
         message = f"cannot connect to {options.describe()}: {reason}"
         denied = bool(exc.args) and exc.args[0] == ER_ACCESS_DENIED and bool(options.user)
         if denied and (account := _anonymous_match(options)) is not None:
-            message += f". {anonymous_pitfall(options.user, account)}"
+            pitfall = anonymous_pitfall(options.user, account)
+            message += f". {pitfall[0].upper()}{pitfall[1:]}"
         raise CollectError(message) from None
     account = _current_account(connection)
     if options.user and account.startswith("@"):
