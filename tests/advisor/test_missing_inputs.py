@@ -11,7 +11,13 @@ from advisor.findings import Finding
 from tests.corpus import corpus_file
 
 SYSBENCH = "mariadb-10.11-sysbench/s02_load_rw_default."
-MEASURED = {"memory": "24G", "cpus": 2, "storage": "nvme", "read_latency_ms": 0.061, "fsync_latency_ms": 0.083}
+MEASURED = {
+    "memory": "24G",
+    "cpus": 2,
+    "storage": "nvme",
+    "read_latency_ms": 0.061,
+    "fsync_latency_ms": 0.083,
+}
 
 
 def _variables() -> str:
@@ -31,7 +37,9 @@ def test_without_hardware_the_storage_rules_are_reported_not_run() -> None:
     assert storage.severity.value == "info"
     assert "flushing.io_capacity" in storage.rationale and "flushing.flush_neighbors" in storage.rationale
     assert "--storage" in storage.rationale and "--probe-storage" in storage.rationale
-    assert "--memory" in missing["memory"].rationale and "buffer_pool.undersized" in missing["memory"].rationale
+    assert (
+        "--memory" in missing["memory"].rationale and "buffer_pool.undersized" in missing["memory"].rationale
+    )
 
 
 def test_given_inputs_are_not_reported_missing() -> None:
