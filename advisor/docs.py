@@ -14,6 +14,10 @@ def render_advisors_markdown() -> str:
         "",
         "Generated from the rule registry by `python -m advisor.docs > docs/advisors.md`; do not edit.",
         "",
+        "A rule with `needs` cannot judge without that input. When the input is missing and the rule",
+        "found nothing, the audit reports it as not run: one `inputs.missing` info finding per missing",
+        "input, naming the rules held back and the flag that provides the input (advisor/derived/inputs.py).",
+        "",
     ]
     rules = all_rules()
     for advisor in ADVISOR_MODULES:

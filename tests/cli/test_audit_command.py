@@ -183,3 +183,34 @@ def test_output_dir_needs_the_mycnf_format(tmp_path: Path) -> None:
     """--output-dir with another format is a usage error (exit 2), not silently ignored."""
     code, _, err = _audit("--server-version", "8.0.36", "--format", "json", "--output-dir", str(tmp_path))
     assert code == 2 and "--output-dir goes with --format mycnf" in err
+
+
+def test_a_flag_replaces_one_field_of_the_hardware_file(tmp_path: Path) -> None:
+    """`--hardware F --storage ssd`: accepted (it used to exit 2), storage from the flag, memory from F;
+    without the flag the audit names the storage checks it could not run and the flag that provides it."""
+    hardware = tmp_path / "hardware.json"
+    hardware.write_text('{"memory": "16G", "cpus": 4}\n')
+    cnf = tmp_path / "my.cnf"
+    cnf.write_text("[mysqld]\ninnodb_io_capacity = 100\ninnodb_buffer_pool_size = 64G\n")
+    common = ("--mycnf", str(cnf), "--server-version", "10.11.6-MariaDB", "--hardware", str(hardware))
+    code, out, err = _audit(*common, "--storage", "ssd", "--format", "json")
+    assert code == 1, err  # the 64G pool exceeds the file's 16G: memory came from the file
+    findings = json.loads(out)["findings"]
+    storage = [e["value"] for f in findings for e in f["evidence"] if e["label"] == "storage"]
+    assert storage and all(value.startswith("ssd") for value in storage)
+    assert "storage" not in {f["evidence"][0]["value"] for f in findings if f["rule"] == "inputs.missing"}
+    _, out, _ = _audit(*common, "--format", "json")
+    missing = {
+        f["evidence"][0]["value"]: f for f in json.loads(out)["findings"] if f["rule"] == "inputs.missing"
+    }
+    assert "flushing.io_capacity" in missing["storage"]["rationale"]
+    assert "--storage" in missing["storage"]["rationale"]
+
+
+def test_a_manifest_without_a_known_role_exits_2(tmp_path: Path) -> None:
+    """--manifest that is not the collector's JSON, or names no known role: exit 2 naming the file."""
+    manifest = tmp_path / "manifest.json"
+    for text in ("not json", '{"role": {"role": "leader"}}'):
+        manifest.write_text(text)
+        code, _, err = _audit("--server-version", "10.11.6-MariaDB", "--manifest", str(manifest))
+        assert code == 2 and str(manifest) in err
