@@ -77,7 +77,7 @@ def _note(message: str) -> None:
 )
 @click.option(
     "--probe-storage/--no-probe-storage",
-    default=None,
+    default=True,
     help="Measure the datadir's storage (fsync and 16 KiB read latency, at most 3 s and 4 MiB; the "
     "file is removed). Default: on when the datadir is on this machine and writable.",
 )
@@ -99,7 +99,7 @@ def collect_command(
     api_key: str | None,
     server: str | None,
     no_local_facts: bool,
-    probe_storage: bool | None,
+    probe_storage: bool,
     then_audit: bool,
 ) -> None:
     """Collect variables, status and InnoDB status from a running server.
@@ -127,12 +127,11 @@ def collect_command(
     from collector.errors import CollectError
 
     upload_to = (upload, api_key, server) if upload and api_key and server else None
-    local = None if no_local_facts else probe_storage
     try:
         password = read_password(password_file, os.environ)
         options = ConnectionOptions(user=user, host=host, port=port, socket=socket, password=password)
         result = _collect(
-            options, interval, Path(output) if output else None, upload_to, local, no_local_facts
+            options, interval, Path(output) if output else None, upload_to, probe_storage, no_local_facts
         )
     except CollectError as exc:
         _note(str(exc))
@@ -155,7 +154,7 @@ def _collect(
     interval: int,
     output: Path | None,
     upload_to: tuple[str, str, str] | None,
-    probe: bool | None,
+    probe: bool,
     no_local_facts: bool,
 ) -> str | list[str]:
     """Take the snapshot and deliver it: the snapshot id when uploading, else the `innotune audit`
@@ -206,7 +205,7 @@ def _host(facts: LocalFacts | None) -> dict[str, object] | None:
     }
 
 
-def _local_hardware(snapshot: Snapshot, probe: bool | None, notes: list[str]) -> LocalFacts:
+def _local_hardware(snapshot: Snapshot, probe: bool, notes: list[str]) -> LocalFacts:
     """This machine's facts, with a warning when the server says it runs on another host."""
     import socket as socket_module
 

@@ -158,23 +158,26 @@ def datadir_storage(root: Path, datadir: str) -> tuple[str | None, str]:
     return block_device_storage(root, os.major(device), os.minor(device))
 
 
-def _probe_default(datadir: str) -> tuple[bool, str]:
-    """Probe by default when the datadir is a directory here that this user may write to."""
+def _probe_refusal(kind: str | None, how: str, datadir: str) -> str | None:
+    """Why the probe must not run here (None when it may): nothing to measure in memory or across
+    the network, a datadir elsewhere, or one this user may not write to."""
+    if kind in ("network", "ram"):
+        return how
     if not os.path.isdir(datadir):
-        return False, f"datadir {datadir} is not on this machine"
+        return f"datadir {datadir} is not on this machine"
     if not os.access(datadir, os.W_OK):
-        return False, f"datadir {datadir} is not writable by this user (run as root or the server's user)"
-    return True, ""
+        return f"datadir {datadir} is not writable by this user (run as root or the server's user)"
+    return None
 
 
-def _storage(facts: LocalFacts, root: Path, datadir: str, probe: bool | None) -> None:
+def _storage(facts: LocalFacts, root: Path, datadir: str, probe: bool) -> None:
     """Storage: the file system first (network), then the probe's measurement, else /sys."""
     kind, how = datadir_storage(root, datadir)
     facts.storage_how = how
-    wanted, why_not = (True, "") if probe else _probe_default(datadir) if probe is None else (False, "")
-    if kind == "network" or kind == "ram":
-        wanted, why_not = False, why_not or how
-    if wanted:
+    refusal = _probe_refusal(kind, how, datadir) if probe else None
+    if refusal is not None:
+        facts.notes.append(f"storage probe skipped: {refusal}")
+    elif probe:
         try:
             result = probe_storage(Path(datadir))
         except ProbeError as exc:
@@ -182,10 +185,8 @@ def _storage(facts: LocalFacts, root: Path, datadir: str, probe: bool | None) ->
         else:
             facts.probe = result
             facts.spec.update(result.spec_fields())
-            facts.storage_how = f"measured: {result.describe()}" + (f" (/sys: {how})" if how else "")
+            facts.storage_how = f"measured: {result.describe()} (/sys: {how})"
             return
-    elif probe is None and why_not:
-        facts.notes.append(f"storage probe skipped: {why_not}")
     if kind in STORAGE_KINDS:
         facts.spec["storage"] = kind
     else:
@@ -195,12 +196,11 @@ def _storage(facts: LocalFacts, root: Path, datadir: str, probe: bool | None) ->
 
 
 def local_hardware(
-    identity: ServerIdentity | None = None, root: Path = Path("/"), *, probe: bool | None = False
+    identity: ServerIdentity | None = None, root: Path = Path("/"), *, probe: bool = False
 ) -> LocalFacts:
     """What this machine offers the server: memory, container limit, CPUs, storage and OS name.
 
-    `probe`: True measures the storage, None measures it when the datadir is here and writable,
-    False never does.
+    `probe`: measure the storage when the datadir is here, writable and on a local disk.
     """
     identity = identity or ServerIdentity()
     facts = LocalFacts(process=find_server_process(root, identity))

@@ -253,3 +253,28 @@ def test_a_datadir_on_nfs_is_network_storage(tmp_path: Path) -> None:
     kind, note = datadir_storage(tmp_path, "/")
     assert kind is None and note
     assert datadir_storage(tmp_path, str(tmp_path / "missing"))[0] is None
+
+
+def test_storage_is_measured_when_the_datadir_is_local_and_writable(tmp_path: Path) -> None:
+    """A writable datadir on a local disk: the probe's kind and figures replace the /sys guess (this
+    disk, a virtio vda, gives none); --no-probe-storage leaves storage out with a note saying how to
+    give it."""
+    datadir = tmp_path / "data"
+    datadir.mkdir()
+    fake = tmp_path / "root"
+    _write(fake, "proc/self/mountinfo", "22 1 254:0 / / rw - ext4 /dev/vda rw\n")
+    measured = local_hardware(ServerIdentity(datadir=str(datadir)), fake, probe=True)
+    assert measured.probe is not None and measured.spec["storage"] == measured.probe.kind
+    assert measured.spec["read_latency_ms"] > 0 and measured.storage_how.startswith("measured: ")
+    assert list(datadir.iterdir()) == []
+    guessed = local_hardware(ServerIdentity(datadir=str(datadir)), fake, probe=False)
+    assert "storage" not in guessed.spec and guessed.probe is None
+    assert any(note.startswith("storage left out") and "--probe-storage" in note for note in guessed.notes)
+
+
+def test_the_probe_never_runs_on_network_storage(tmp_path: Path) -> None:
+    """A datadir on NFS is network storage; the probe is skipped with a note."""
+    _write(tmp_path, "proc/self/mountinfo", "22 1 0:44 / / rw - nfs4 filer:/export rw\n")
+    facts = local_hardware(ServerIdentity(datadir=str(tmp_path)), tmp_path, probe=True)
+    assert facts.spec["storage"] == "network" and facts.probe is None
+    assert "storage probe skipped: datadir is on nfs4" in facts.notes
