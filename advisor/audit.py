@@ -27,14 +27,15 @@ __all__ = [
 ADVISOR_VERSION = "2026.11.22"
 
 
-def run_audit(inputs: AuditInputs) -> AuditResult:
+def run_audit(inputs: AuditInputs, *, timings: dict[str, float] | None = None) -> AuditResult:
     """Parse every input, run every advisor, settle conflicts and diff the my.cnf.
 
     Raises `advisor.errors.InputError` naming the file and line of the first bad input.
+    `timings`, when given, gains the seconds spent parsing ("parse") and advising ("rules").
     """
     from advisor.engine import audit
 
-    return audit(inputs)
+    return audit(inputs, timings)
 
 
 def validate_inputs(

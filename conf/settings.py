@@ -32,6 +32,10 @@ class Settings(BaseSettings):
     #: an audit queued or running longer than this is re-sent by the sweeper.
     sweep_after_seconds: float = Field(default=60.0, alias="INNOTUNE_SWEEP_AFTER_SECONDS")
     sweep_interval_seconds: float = Field(default=30.0, alias="INNOTUNE_SWEEP_INTERVAL_SECONDS")
+    #: retention: each server keeps its newest N audits plus every audit whose findings changed
+    #: (0 keeps everything); beat prunes this often, in batches of servers.
+    audit_retention_keep: int = Field(default=30, ge=0, alias="INNOTUNE_AUDIT_RETENTION_KEEP")
+    audit_prune_interval_seconds: float = Field(default=3600.0, gt=0, alias="INNOTUNE_AUDIT_PRUNE_INTERVAL")
     #: runs started for one audit (worker deaths included) before it is marked failed.
     audit_max_attempts: int = Field(default=3, alias="INNOTUNE_AUDIT_MAX_ATTEMPTS")
     audit_soft_time_limit_seconds: float = Field(default=30.0, alias="INNOTUNE_AUDIT_SOFT_TIME_LIMIT")
@@ -46,6 +50,8 @@ class Settings(BaseSettings):
     # Fleets: beat runs the dispatcher this often; each transaction claims this many servers.
     fleet_dispatch_interval_seconds: float = Field(default=60.0, alias="INNOTUNE_FLEET_DISPATCH_INTERVAL")
     fleet_dispatch_chunk_size: int = Field(default=500, ge=1, le=10000, alias="INNOTUNE_FLEET_DISPATCH_CHUNK")
+    #: a fleet run's audits go to the workers this many per task (claimed and stored together).
+    fleet_audits_per_task: int = Field(default=25, ge=1, le=500, alias="INNOTUNE_FLEET_AUDITS_PER_TASK")
     #: signs the web pages' session cookies; required for signing in to the pages with a broker
     #: (several API processes must agree on it); the embedded default makes one up per process.
     secret_key: str | None = Field(default=None, alias="INNOTUNE_SECRET_KEY", min_length=32)

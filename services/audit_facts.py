@@ -8,12 +8,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from sqlalchemy.orm import Session
-
 from advisor.errors import InputError
 from advisor.inputs.statusvars import parse_variables
 from store.models import Audit
-from store.repositories import audits as audit_repository
+from store.repositories.audits import PreviousAudit
 
 #: variables whose live values a fleet summary compares across servers (the majority and who departs).
 WATCHED_VARIABLES = (
@@ -67,25 +65,23 @@ def watched_settings(variables_text: str | None, name: str) -> dict[str, str]:
     return {variable: value for variable in WATCHED_VARIABLES if (value := dump.get(variable)) is not None}
 
 
-def record_audit_facts(session: Session, audit: Audit, result: Mapping[str, Any], content_hash: str) -> None:
-    """Store, with a succeeded audit, what fleet views and comparisons read without loading findings:
-    the drift, the finding keys, and how it differs from the previous audit."""
-    audit.drift = list(result.get("drift") or [])
-    audit.finding_keys = finding_keys(result.get("findings") or [])
-    with session.no_autoflush:  # one UPDATE of the audit at the end, not one more before this read
-        previous = audit_repository.previous_succeeded(session, audit)
-    if previous is None:
-        audit.changes = None
-        return
-    previous_id, previous_keys, previous_hash = previous
-    before, after = set(previous_keys or []), set(audit.finding_keys)
-    audit.changes = {
-        "previous_audit_id": previous_id,
-        "new": sorted(after - before),
-        "resolved": sorted(before - after),
-        "unchanged": len(after & before),
-        "snapshot_changed": content_hash != previous_hash,
-    }
+def audit_facts(
+    result: Mapping[str, Any], content_hash: str, previous: PreviousAudit | None
+) -> dict[str, Any]:
+    """What a succeeded audit keeps beside its findings for fleet views and comparisons, without
+    loading findings: the drift, the finding keys, and how it differs from the previous audit."""
+    keys = finding_keys(result.get("findings") or [])
+    facts: dict[str, Any] = {"drift": list(result.get("drift") or []), "finding_keys": keys, "changes": None}
+    if previous is not None:
+        before, after = set(previous.finding_keys or []), set(keys)
+        facts["changes"] = {
+            "previous_audit_id": previous.id,
+            "new": sorted(after - before),
+            "resolved": sorted(before - after),
+            "unchanged": len(after & before),
+            "snapshot_changed": content_hash != previous.content_hash,
+        }
+    return facts
 
 
 def clear_audit_facts(audit: Audit) -> None:

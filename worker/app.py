@@ -30,6 +30,11 @@ def configure_celery(app: Celery, settings: Settings) -> None:
                 "schedule": settings.sweep_interval_seconds,
                 "options": {"queue": settings.celery_queue, "expires": settings.sweep_interval_seconds},
             },
+            "prune-audits": {
+                "task": "audits.prune",
+                "schedule": settings.audit_prune_interval_seconds,
+                "options": {"queue": settings.celery_queue, "expires": settings.audit_prune_interval_seconds},
+            },
             # Beat fans out: this small task starts due fleets' runs and sends one audit per server.
             "dispatch-fleets": {
                 "task": "fleets.dispatch",

@@ -11,10 +11,18 @@ from __future__ import annotations
 
 from celery.exceptions import SoftTimeLimitExceeded
 
+from services.audits import batch as audit_batch
 from services.audits import jobs as audit_jobs
 from services.audits.callbacks import worth_retrying
 from services.fleets import jobs as fleet_jobs
-from services.jobs import DISPATCH_FLEETS, RUN_AUDIT, SEND_CALLBACK, SWEEP_AUDITS
+from services.jobs import (
+    DISPATCH_FLEETS,
+    PRUNE_AUDITS,
+    RUN_AUDIT,
+    RUN_AUDIT_BATCH,
+    SEND_CALLBACK,
+    SWEEP_AUDITS,
+)
 from worker.app import celery_app
 
 CALLBACK_RETRIES = 3
@@ -32,11 +40,25 @@ def run_audit(audit_id: str) -> None:
     audit_jobs.run_audit_job(audit_id, time_limit_errors=(SoftTimeLimitExceeded,))
 
 
+@celery_app.task(name=RUN_AUDIT_BATCH, acks_late=True, reject_on_worker_lost=True)
+def run_audit_batch(*audit_ids: str) -> dict[str, int]:
+    """Run a chunk of a fleet run's audits: claimed together, stored in one bulk update."""
+    report = audit_batch.run_audit_batch(*audit_ids)
+    return {"succeeded": report.succeeded, "failed": report.failed, "skipped": report.skipped}
+
+
 @celery_app.task(name=SWEEP_AUDITS, acks_late=True)
 def sweep_audits() -> dict[str, int]:
     """Periodic (beat): re-send audits stuck in queued or running; fail those out of attempts."""
     outcome = audit_jobs.sweep_once()
     return {"resent": len(outcome.resend), "gave_up": len(outcome.gave_up)}
+
+
+@celery_app.task(name=PRUNE_AUDITS, acks_late=True)
+def prune_audits(after: str | None = None) -> dict[str, int]:
+    """Periodic (beat): delete the audits servers no longer keep (the retention setting), in batches."""
+    report = audit_jobs.prune_once(after)
+    return {"servers": report.servers, "deleted": report.deleted}
 
 
 @celery_app.task(name=SEND_CALLBACK, bind=True, acks_late=True, max_retries=CALLBACK_RETRIES)

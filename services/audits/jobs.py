@@ -12,9 +12,10 @@ import logging
 
 from conf.settings import get_settings
 from services.audits.callbacks import callback_target, record_callback_status, send_callback
+from services.audits.retention import PruneReport, prune_audits
 from services.audits.runs import RunDecision, execute_audit, mark_failed, mark_running, short_error
 from services.audits.sweep import SweepOutcome, sweep_stuck_audits
-from services.jobs import RUN_AUDIT, SEND_CALLBACK, SWEEP_AUDITS, enqueue, unit_of_work
+from services.jobs import PRUNE_AUDITS, RUN_AUDIT, SEND_CALLBACK, SWEEP_AUDITS, enqueue, unit_of_work
 from services.jobs.registry import job
 
 logger = logging.getLogger(__name__)
@@ -91,3 +92,18 @@ def sweep_once() -> SweepOutcome:
             "sweeper re-sent %d audit(s), gave up on %d", len(outcome.resend), len(outcome.gave_up)
         )
     return outcome
+
+
+@job(PRUNE_AUDITS)
+def prune_once(after: str | None = None) -> PruneReport:
+    """Apply the retention setting to every server's audits; hand over to a fresh pass after a minute."""
+    keep = get_settings().audit_retention_keep
+    if keep <= 0:
+        return PruneReport()
+    report = prune_audits(keep, after=after)
+    if report.resume_after is not None:
+        with unit_of_work():
+            enqueue(PRUNE_AUDITS, report.resume_after)
+    if report.deleted:
+        logger.info("retention: %d audit(s) of %d server(s) deleted", report.deleted, report.servers)
+    return report

@@ -12,10 +12,11 @@ from sqlalchemy.orm import Session
 
 from advisor.audit import ADVISOR_VERSION, run_audit
 from advisor.errors import InputError
-from services.audit_facts import clear_audit_facts, record_audit_facts
+from services.audit_facts import clear_audit_facts
+from services.audits.results import succeeded_values
 from services.snapshots import audit_inputs
 from store.ids import utcnow
-from store.models import Audit, AuditStatus
+from store.models import RESULT_ATTRIBUTES, Audit, AuditStatus
 from store.repositories import audits as repository
 from store.repositories import snapshots as snapshot_repository
 
@@ -51,8 +52,9 @@ def finish(audit: Audit, status: AuditStatus, error: str | None = None) -> None:
 
 def clear_results(audit: Audit) -> None:
     """Forget an earlier run's results (the audit runs again, or failed)."""
-    audit.findings = audit.diff = audit.mycnf = audit.warnings = audit.worst_severity = None
-    audit.figures = audit.files = audit.dropin = None
+    for name in RESULT_ATTRIBUTES:
+        setattr(audit, f"stored_{name}", None)
+    audit.result_of = audit.result_hash = audit.worst_severity = None
     clear_audit_facts(audit)
 
 
@@ -108,18 +110,10 @@ def execute_audit(session: Session, audit_id: str) -> Audit | None:
         clear_results(audit)
         finish(audit, AuditStatus.FAILED, exc.describe())
         return audit
-    result = outcome.to_dict()
-    audit.findings = result["findings"]
-    audit.diff = result["diff"]
-    audit.mycnf = result["mycnf"]
-    audit.files = result["files"]
-    audit.dropin = result["dropin"]
-    audit.warnings = result["warnings"]
-    audit.figures = result["figures"]
-    audit.worst_severity = outcome.worst_severity
-    audit.flavor = result["server"]["flavor"]
-    audit.version = result["server"]["version"]
-    record_audit_facts(session, audit, result, snapshot.content_hash)
+    with session.no_autoflush:  # one UPDATE of the audit at the end, not one more before this read
+        previous = repository.previous_succeeded_for(session, [audit.id]).get(audit.id)
+    for name, value in succeeded_values(outcome, snapshot.content_hash, previous).items():
+        setattr(audit, name, value)
     finish(audit, AuditStatus.SUCCEEDED)
     session.flush()
     return audit

@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 from advisor.audit import ADVISOR_VERSION
 from services.fleets.runs import begin_run
 from services.fleets.schedule import next_run_after
-from services.jobs import RUN_AUDIT, enqueue
+from services.jobs import RUN_AUDIT_BATCH, enqueue
 from store.ids import new_id
 from store.models import AuditStatus
 from store.repositories import audits as audit_repository
@@ -32,6 +32,8 @@ from store.repositories import servers as server_repository
 from store.repositories import snapshots as snapshot_repository
 
 DEFAULT_CHUNK_SIZE = 500
+#: audits per `audits.run_batch` task: one claim and one bulk store per batch, not per audit.
+DEFAULT_AUDITS_PER_TASK = 25
 #: fleets whose runs one call may start (each is one UPDATE over its servers).
 FLEETS_PER_CALL = 50
 
@@ -104,9 +106,16 @@ class _LastAudit:
     content_hash: str
 
 
-def dispatch_chunk(session: Session, now: datetime, chunk_size: int, report: DispatchReport) -> None:
+def dispatch_chunk(
+    session: Session,
+    now: datetime,
+    chunk_size: int,
+    report: DispatchReport,
+    audits_per_task: int = DEFAULT_AUDITS_PER_TASK,
+) -> None:
     """Claim up to `chunk_size` waiting servers; queue an audit of each one's latest snapshot in one
-    batched insert, or count it skipped; clear their marks. Six queries whatever the chunk size."""
+    batched insert, or count it skipped; clear their marks; send the audits in batches of
+    `audits_per_task`. Six queries whatever the chunk size."""
     servers = server_repository.claim_pending_servers(session, chunk_size)
     report.claimed = len(servers)
     report.more = len(servers) == chunk_size
@@ -142,8 +151,9 @@ def dispatch_chunk(session: Session, now: datetime, chunk_size: int, report: Dis
             in_flight=skips[(run_id, "in_flight")],
         )
     report.audit_ids.extend(row["id"] for row in rows)
-    for row in rows:
-        enqueue(RUN_AUDIT, row["id"])
+    ids = [row["id"] for row in rows]
+    for start in range(0, len(ids), audits_per_task):  # a worker claims, runs and stores each batch
+        enqueue(RUN_AUDIT_BATCH, *ids[start : start + audits_per_task])
     for (_, reason), count in skips.items():
         report.skipped[reason] += count
 
@@ -183,7 +193,12 @@ def _audit_row(server: Any, snapshot: _Snapshot, now: datetime) -> dict[str, Any
     }
 
 
-def dispatch_due(session: Session, now: datetime, chunk_size: int = DEFAULT_CHUNK_SIZE) -> DispatchReport:
+def dispatch_due(
+    session: Session,
+    now: datetime,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    audits_per_task: int = DEFAULT_AUDITS_PER_TASK,
+) -> DispatchReport:
     """Start the runs of due fleets, then dispatch one chunk of waiting servers; never commits.
 
     Call again while `report.more`, each call in a unit of work of its own: its commit sends the
@@ -191,5 +206,5 @@ def dispatch_due(session: Session, now: datetime, chunk_size: int = DEFAULT_CHUN
     """
     report = DispatchReport()
     start_due_runs(session, now, report)
-    dispatch_chunk(session, now, chunk_size, report)
+    dispatch_chunk(session, now, chunk_size, report, audits_per_task)
     return report

@@ -37,12 +37,13 @@ def dispatch_fleets(
     *, chunk_size: int | None = None, budget_seconds: float = PASS_BUDGET_SECONDS
 ) -> DispatchTotals:
     """Start due fleets' runs and dispatch waiting servers chunk by chunk: commit, then send each chunk."""
-    size = chunk_size or get_settings().fleet_dispatch_chunk_size
+    settings = get_settings()
+    size = chunk_size or settings.fleet_dispatch_chunk_size
     totals = DispatchTotals()
     deadline = time.monotonic() + budget_seconds
     while True:
         with unit_of_work() as session:  # its commit sends the chunk's audits
-            report = dispatch_due(session, utcnow(), size)
+            report = dispatch_due(session, utcnow(), size, settings.fleet_audits_per_task)
             totals.handed_over = report.more and time.monotonic() > deadline
             if totals.handed_over:
                 enqueue(DISPATCH_FLEETS)  # a fresh pass carries on

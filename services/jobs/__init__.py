@@ -4,7 +4,23 @@ default. Job bodies live beside their services (`services/*/jobs.py`) and are lo
 """
 
 from services.jobs.buffer import enqueue
-from services.jobs.names import DISPATCH_FLEETS, RUN_AUDIT, SEND_CALLBACK, SWEEP_AUDITS
+from services.jobs.names import (
+    DISPATCH_FLEETS,
+    PRUNE_AUDITS,
+    RUN_AUDIT,
+    RUN_AUDIT_BATCH,
+    SEND_CALLBACK,
+    SWEEP_AUDITS,
+)
 from services.jobs.unit_of_work import unit_of_work
 
-__all__ = ["DISPATCH_FLEETS", "RUN_AUDIT", "SEND_CALLBACK", "SWEEP_AUDITS", "enqueue", "unit_of_work"]
+__all__ = [
+    "DISPATCH_FLEETS",
+    "PRUNE_AUDITS",
+    "RUN_AUDIT",
+    "RUN_AUDIT_BATCH",
+    "SEND_CALLBACK",
+    "SWEEP_AUDITS",
+    "enqueue",
+    "unit_of_work",
+]

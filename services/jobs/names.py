@@ -5,8 +5,12 @@ from __future__ import annotations
 from typing import NamedTuple
 
 RUN_AUDIT = "audits.run"
+#: a chunk of a fleet run's audits in one task (ids as the arguments)
+RUN_AUDIT_BATCH = "audits.run_batch"
 SEND_CALLBACK = "audits.callback"
 SWEEP_AUDITS = "audits.sweep"
+#: retention: delete the audits a server no longer keeps (beat, hourly by default)
+PRUNE_AUDITS = "audits.prune"
 DISPATCH_FLEETS = "fleets.dispatch"
 
 

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-JOB_MODULES = ("services.audits.jobs", "services.fleets.jobs")
+JOB_MODULES = ("services.audits.jobs", "services.audits.batch", "services.fleets.jobs")
 
 Body = TypeVar("Body", bound=Callable[..., Any])
 _bodies: dict[str, Callable[..., Any]] = {}

@@ -62,7 +62,7 @@ def server_audits_newest_first(
     """The server's latest `limit` audits, newest first, without their diff and my.cnf texts."""
     statement = (
         select(Audit)
-        .options(defer(Audit.diff), defer(Audit.mycnf))
+        .options(defer(Audit.stored_diff), defer(Audit.stored_mycnf), defer(Audit.stored_files))
         .where(Audit.organization_id == organization_id, Audit.server_id == server_id)
         .order_by(Audit.created_at.desc(), Audit.id.desc())
         .limit(limit)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import insert, select
+from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session, aliased
 
 from store.models import FINISHED_STATUSES, UNFINISHED_STATUSES, Audit, AuditStatus, Server, Snapshot
@@ -163,21 +163,75 @@ def latest_succeeded(session: Session, organization_id: str, server_id: str, *, 
     return list(session.scalars(statement))
 
 
-def previous_succeeded(session: Session, audit: Audit) -> Any:
-    """(id, finding_keys, snapshot content_hash) of the server's newest succeeded audit created before
-    this one, or None."""
-    if audit.server_id is None:
-        return None
-    statement = (
-        select(Audit.id, Audit.finding_keys, Snapshot.content_hash)
-        .join(Snapshot, Snapshot.id == Audit.snapshot_id)
+class PreviousAudit(NamedTuple):
+    """The server's newest succeeded audit before another one: what comparing with it needs."""
+
+    id: str
+    finding_keys: list[str] | None
+    content_hash: str
+    advisor_version: str | None
+    result_hash: str | None
+    result_of: str | None
+
+
+def previous_succeeded_for(session: Session, audit_ids: Sequence[str]) -> dict[str, PreviousAudit]:
+    """Audit id → its server's newest succeeded audit created before it (when there is one), in one
+    query whatever the number of audits (each a walk of the server/status/created index)."""
+    if not audit_ids:
+        return {}
+    current = aliased(Audit)
+    previous_id = (
+        select(Audit.id)
         .where(
-            Audit.server_id == audit.server_id,
+            Audit.server_id == current.server_id,
             Audit.status == AuditStatus.SUCCEEDED,
-            Audit.id != audit.id,
-            Audit.created_at <= audit.created_at,
+            Audit.id != current.id,
+            Audit.created_at <= current.created_at,
         )
         .order_by(Audit.created_at.desc())  # the (server_id, status, created_at) index order
         .limit(1)
+        .correlate(current)
+        .scalar_subquery()
     )
-    return session.execute(statement).first()
+    statement = (
+        select(
+            current.id,
+            Audit.id,
+            Audit.finding_keys,
+            Snapshot.content_hash,
+            Audit.advisor_version,
+            Audit.result_hash,
+            Audit.result_of,
+        )
+        .select_from(current)
+        .join(Audit, Audit.id == previous_id)
+        .join(Snapshot, Snapshot.id == Audit.snapshot_id)
+        .where(current.id.in_(list(audit_ids)))
+    )
+    return {row[0]: PreviousAudit(*row[1:]) for row in session.execute(statement)}
+
+
+def server_ids_after(session: Session, after: str | None, limit: int) -> list[str]:
+    """Up to `limit` server ids after `after`, in id order (keyset batches over every server)."""
+    statement = select(Server.id).order_by(Server.id).limit(limit)
+    if after is not None:
+        statement = statement.where(Server.id > after)
+    return list(session.scalars(statement))
+
+
+def audit_lineage(session: Session, server_ids: Sequence[str]) -> Sequence[Any]:
+    """(id, server_id, status, changes, result_of) of the servers' audits, each server's newest first."""
+    statement = (
+        select(Audit.id, Audit.server_id, Audit.status, Audit.changes, Audit.result_of)
+        .where(Audit.server_id.in_(list(server_ids)))
+        .order_by(Audit.server_id, Audit.created_at.desc(), Audit.id.desc())
+    )
+    return session.execute(statement).all()
+
+
+def delete_audits(session: Session, audit_ids: Sequence[str]) -> None:
+    """Delete these audits in one statement (a kept audit never refers to one of them)."""
+    if audit_ids:
+        session.execute(
+            delete(Audit).where(Audit.id.in_(list(audit_ids))).execution_options(synchronize_session=False)
+        )

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from services.jobs import DISPATCH_FLEETS, RUN_AUDIT, SEND_CALLBACK, SWEEP_AUDITS
+from services.jobs import (
+    DISPATCH_FLEETS,
+    PRUNE_AUDITS,
+    RUN_AUDIT,
+    RUN_AUDIT_BATCH,
+    SEND_CALLBACK,
+    SWEEP_AUDITS,
+)
 from services.jobs.registry import registered_jobs
 
 
@@ -14,4 +21,15 @@ def test_the_worker_has_a_task_for_every_registered_job() -> None:
     assert ping.name == "system.ping"
 
     tasks = {name for name in celery_app.tasks if not name.startswith("celery.")} - {"system.ping"}
-    assert set(registered_jobs()) == tasks == {RUN_AUDIT, SEND_CALLBACK, SWEEP_AUDITS, DISPATCH_FLEETS}
+    assert (
+        set(registered_jobs())
+        == tasks
+        == {
+            RUN_AUDIT,
+            RUN_AUDIT_BATCH,
+            SEND_CALLBACK,
+            SWEEP_AUDITS,
+            DISPATCH_FLEETS,
+            PRUNE_AUDITS,
+        }
+    )
