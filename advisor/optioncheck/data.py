@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from advisor.optioncheck.model import OptionFacts
+from advisor.optioncheck.versions import history
 
 DATA_DIR = Path(__file__).with_name("data")
 MARIADB_FILE = "mariadb-10.11.json"
-MYSQL_FILE = "mysql-8.0.3-names.json"
 QUIRKS_FILE = "mariadb-10.11-quirks.json"
 
 
@@ -125,27 +125,27 @@ def mariadb() -> FlavorData:
 
 @cache
 def mysql() -> FlavorData:
-    """MySQL names only (types unknown there): where MariaDB has the same name we borrow its parse."""
-    document = _read(MYSQL_FILE)
+    """Every name some MySQL snapshot lists (types unknown there): where MariaDB has the same name we borrow
+    its parse. Whether a name is an option of the target version is the version history's call (judge)."""
+    names = history("mysql")
+    assert names is not None, "data/names.json has no MySQL snapshots"
     maria = mariadb().options
     options: dict[str, OptionFacts] = {}
-    for name in document["names"]:
+    for name in sorted(names.names()):
         known = maria.get(name)
         if known is not None and known.plugin is None:
             options[name] = replace(known, early=False, source="mariadb-10.11 parse, MySQL name")
         else:
             options[name] = OptionFacts(name, "string", "OPTIONAL", source="mysql name only")
-    source = (
-        f"{document['source']['repo']} {document['source']['path']} @ {document['source']['commit'][:12]}"
-    )
-    return FlavorData("mysql", document["version"], options, source)
+    versions = ", ".join(".".join(map(str, snap.version)) for snap in names.snapshots)
+    return FlavorData("mysql", versions, options, "mysqld--help test results, data/names.json")
 
 
 @cache
 def foreign() -> Foreign:
     document = _read("foreign.json")
     maria_names = set(mariadb().options)
-    mysql_names = set(_read(MYSQL_FILE)["names"])
+    mysql_names = set(mysql().options)
     return Foreign(
         mysql_only=frozenset(mysql_names - maria_names),
         # MySQL's list has no plugin names, so InnoDB names cannot be called MariaDB-only

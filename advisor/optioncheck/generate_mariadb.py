@@ -28,13 +28,9 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from advisor.optioncheck.generate_probes import (
-    canonical,
-    probe,
-    probe_compatibility,
-    probe_loose_zero,
-    probe_maximum,
-)
+from advisor.optioncheck import generate_probes as probes
+from advisor.optioncheck.generate_probes import canonical
+from advisor.optioncheck.versions import history
 
 DATA = Path(__file__).with_name("data") / "mariadb-10.11.json"
 CATALOG = Path(__file__).parents[1] / "catalog" / "variables.json"
@@ -172,12 +168,13 @@ def main() -> None:
         capture_output=True, text=True, check=True,
     ).stdout.split()  # fmt: skip
     mark_plugin_switches(options, plugin_rows)
-    probe(args.mariadbd, options, plugin_rows)
-    probe_loose_zero(args.mariadbd, options)
-    probe_maximum(args.mariadbd, options)
-    mysql_names = set(json.loads(DATA.with_name("mysql-8.0.3-names.json").read_text())["names"])
-    mysql_names |= set(json.loads(CATALOG.read_text())["variables"])  # older names: show_compatibility_56
-    compatible = probe_compatibility(args.mariadbd, sorted(mysql_names - set(options)))
+    probes.probe(args.mariadbd, options, plugin_rows)
+    probes.probe_loose_zero(args.mariadbd, options)
+    probes.probe_maximum(args.mariadbd, options)
+    mysql_names = set(getattr(history("mysql"), "listed", ())) | set(
+        json.loads(CATALOG.read_text())["variables"]
+    )
+    compatible = probes.probe_compatibility(args.mariadbd, sorted(mysql_names - set(options)))
     document = {
         "flavor": "mariadb",
         "version": "10.11",

@@ -110,9 +110,12 @@ def probe_loose_zero(mariadbd: str, options: dict[str, dict[str, object]]) -> No
 
 
 def probe_compatibility(mariadbd: str, names: list[str]) -> list[str]:
-    """MySQL names MariaDB takes and ignores ("... is MySQL 5.6 / 5.7 compatible option")."""
+    """MySQL names MariaDB takes and ignores ("... is MySQL 5.6 / 5.7 compatible option"), and removed names
+    it still swallows ("'multi-range-count' was removed. It does nothing now...")."""
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = list(pool.map(lambda name: run_line(mariadbd, f"{name}=1"), names))
     return [
-        name for name, (rc, stderr) in zip(names, results, strict=True) if rc == 0 and "compatible" in stderr
+        name
+        for name, (rc, stderr) in zip(names, results, strict=True)
+        if rc == 0 and ("compatible" in stderr or "was removed" in stderr)
     ]

@@ -2,47 +2,14 @@
 
 from __future__ import annotations
 
-import re
-
 from advisor.optioncheck import data as catalogs
 from advisor.optioncheck import names as naming
-from advisor.optioncheck.model import PLUGIN_CONSEQUENCES, OptionFacts, Outcome, Verdict
+from advisor.optioncheck.model import OptionFacts, Outcome, Verdict
 from advisor.optioncheck.names import Resolution
+from advisor.optioncheck.state import Judgement, line, parse_version
+from advisor.optioncheck.unknown import absent_here, ambiguous, not_in_version, plugin_words, unknown
 from advisor.optioncheck.validated import check_validated
 from advisor.optioncheck.values import ValueCheck, check_value
-
-
-def parse_version(version: str | tuple[int, ...]) -> tuple[int, ...]:
-    if isinstance(version, tuple):
-        return version
-    return tuple(int(part) for part in re.findall(r"\d+", version)[:3]) or (0,)
-
-
-def _line(specials: list[str], name: str, value: str | None) -> str:
-    written = "-".join([*specials, name]) if specials else name
-    return written if value is None else f"{written} = {value}"
-
-
-class _Judgement:
-    """The state of one call: what was written, what it resolved to, and the data behind it."""
-
-    def __init__(self, name: str, value: str | None, flavor: str, version: tuple[int, ...], os: str) -> None:
-        self.written, self.value, self.flavor, self.version, self.os = name, value, flavor, version, os
-        self.data = catalogs.mariadb() if flavor == "mariadb" else catalogs.mysql()
-        self.certain = (flavor == "mariadb" and version[:2] == (10, 11)) or (
-            flavor == "mysql" and version[:2] == (8, 0)
-        )
-        self.basis = f"{self.data.flavor} {self.data.version} ({self.data.source})"
-        self.specials: list[str] = []
-
-    def verdict(self, outcome: Outcome, reason: str, message: str, **extra: object) -> Verdict:
-        certain = bool(extra.pop("certain", True)) and self.certain
-        return Verdict(outcome, message, reason, self.written, basis=self.basis, certain=certain, **extra)  # type: ignore[arg-type]
-
-    def resolve(self, name: str) -> Resolution:
-        if self.flavor == "mariadb":
-            return naming.resolve_mariadb(name, self.data)
-        return naming.resolve_mysql(name, self.data)
 
 
 def judge(name: str, value: str | None, *, flavor: str, version: str | tuple[int, ...], os: str = "linux",
@@ -52,7 +19,7 @@ def judge(name: str, value: str | None, *, flavor: str, version: str | tuple[int
     `value` is None for a bare name; `loose` says the line carried `loose-` (also detected in name).
     """
     flavor = "mariadb" if flavor.lower().startswith("maria") else "mysql"
-    state = _Judgement(name, value, flavor, parse_version(version), os.lower())
+    state = Judgement(name, value, flavor, parse_version(version), os.lower())
     current = catalogs.canonical(name)
     resolution = state.resolve(current)
     while resolution.facts is None and not resolution.ambiguous and (split := naming.strip_special(current)):
@@ -61,60 +28,17 @@ def judge(name: str, value: str | None, *, flavor: str, version: str | tuple[int
         resolution = state.resolve(current)
     loose = loose or "loose" in state.specials
     if resolution.ambiguous:
-        return _ambiguous(state, current, resolution, loose)
+        return ambiguous(state, current, resolution, loose)
     if resolution.facts is None:
-        return _unknown(state, current, loose)
+        return unknown(state, current, loose)
     if resolution.by_prefix and flavor == "mysql" and state.version >= (5, 7):
-        return _unknown(state, current, loose, prefix_of=resolution.facts.name)
+        return unknown(state, current, loose, prefix_of=resolution.facts.name)
+    if absent_here(state, resolution.facts.name):
+        return not_in_version(state, resolution.facts.name, loose)
     return _known(state, resolution, loose)
 
 
-def _unknown(state: _Judgement, name: str, loose: bool, prefix_of: str | None = None) -> Verdict:
-    if name in state.data.names.get("compatibility_stubs", ()):
-        return state.verdict(Outcome.IGNORES_WITH_WARNING, "compatibility_stub",
-                             f"'{name}' is a MySQL option {state.data.flavor} takes and ignores with a warning "
-                             "('MySQL 5.6 / 5.7 compatible option'); it does nothing here.")  # fmt: skip
-    intended: str | None
-    if prefix_of is not None:
-        words = f"'{name}' abbreviates {prefix_of}; MySQL 5.7 and later refuse abbreviated names (WL#6978)"
-        reason, intended = "refused_prefix", prefix_of
-    else:
-        reason, words, intended = naming.classify_unknown(name, state.flavor, state.data, catalogs.foreign())
-    unsure = state.flavor == "mysql" and name.startswith("innodb")  # MySQL data lacks plugin names
-    suggestion = (
-        _line([s for s in state.specials if s != "loose"], intended, state.value) if intended else None
-    )
-    if loose:
-        return state.verdict(Outcome.IGNORES_WITH_WARNING, "loose_" + reason,
-                             f"{words}. The loose- prefix makes the server log a warning and skip the line.",
-                             suggestion=suggestion, certain=not unsure)  # fmt: skip
-    return state.verdict(Outcome.REFUSES_TO_START, reason,
-                         f"{words}. The server refuses to start ('unknown variable').",
-                         suggestion=suggestion, certain=not unsure)  # fmt: skip
-
-
-def _ambiguous(state: _Judgement, name: str, resolution: Resolution, loose: bool) -> Verdict:
-    listed = ", ".join(resolution.ambiguous[:6])
-    words = f"'{name}' abbreviates several options ({listed})"
-    fatal_plugin = state.data.quirks.get("fatal_plugins", {}).get(resolution.plugin or "")
-    if fatal_plugin:
-        return state.verdict(Outcome.REFUSES_TO_START, "ambiguous_prefix", f"{words}; {fatal_plugin}.",
-                             plugin=resolution.plugin)  # fmt: skip
-    if resolution.plugin is not None:
-        return state.verdict(Outcome.DISABLES_PLUGIN, "ambiguous_prefix", _plugin_words(words, resolution.plugin),
-                             plugin=resolution.plugin)  # fmt: skip
-    return state.verdict(Outcome.REFUSES_TO_START, "ambiguous_prefix",
-                         f"{words}. The server refuses to start ('ambiguous option').")  # fmt: skip
-
-
-def _plugin_words(words: str, plugin: str) -> str:
-    consequence = PLUGIN_CONSEQUENCES.get(
-        plugin, f"whatever the {plugin} plugin provides becomes unavailable"
-    )
-    return f"{words}. The server disables the {plugin} plugin ('Parsing options for plugin failed'): {consequence}."
-
-
-def _os_check(state: _Judgement, facts: OptionFacts, value: str | None) -> ValueCheck | None:
+def _os_check(state: Judgement, facts: OptionFacts, value: str | None) -> ValueCheck | None:
     rule = catalogs.foreign().windows_only_values.get(facts.name)
     if rule is None or value is None or value.lower() not in [v.lower() for v in rule["values"]]:
         return None
@@ -124,10 +48,10 @@ def _os_check(state: _Judgement, facts: OptionFacts, value: str | None) -> Value
                       suggested_value=str(rule["instead"]))  # fmt: skip
 
 
-def _known(state: _Judgement, resolution: Resolution, loose: bool) -> Verdict:
+def _known(state: Judgement, resolution: Resolution, loose: bool) -> Verdict:
     facts = resolution.facts
     assert facts is not None
-    full = _line([s for s in state.specials if s != "loose"], facts.name, state.value)
+    full = line([s for s in state.specials if s != "loose"], facts.name, state.value)
     extra: dict[str, object] = {"option": facts.name, "certain": facts.source != "mysql name only"}
     abbreviation = ""
     if resolution.by_prefix:
@@ -138,11 +62,11 @@ def _known(state: _Judgement, resolution: Resolution, loose: bool) -> Verdict:
     check = _check(state, facts)
     if check.suggested_value is not None:
         specials = [s for s in state.specials if s != "loose"]
-        extra["suggestion"] = _line(specials, facts.name, check.suggested_value)
+        extra["suggestion"] = line(specials, facts.name, check.suggested_value)
     return _outcome(state, facts, check, loose, abbreviation, extra)
 
 
-def _check(state: _Judgement, facts: OptionFacts) -> ValueCheck:
+def _check(state: Judgement, facts: OptionFacts) -> ValueCheck:
     """The value's fate: my_getopt's parse, then the startup checks some options get."""
     if "maximum" in state.specials and not facts.maximum_ok:
         return ValueCheck("error", f"option '{facts.name}': its maximum cannot be set from an option file")
@@ -161,7 +85,7 @@ def _check(state: _Judgement, facts: OptionFacts) -> ValueCheck:
     return check
 
 
-def _outcome(state: _Judgement, facts: OptionFacts, check: ValueCheck, loose: bool, abbreviation: str,
+def _outcome(state: Judgement, facts: OptionFacts, check: ValueCheck, loose: bool, abbreviation: str,
              extra: dict[str, object]) -> Verdict:  # fmt: skip
     detail = abbreviation + (check.detail + ". " if check.detail else "")
     fatal_plugin = state.data.quirks.get("fatal_plugins", {}).get(facts.plugin or "")
@@ -177,7 +101,7 @@ def _outcome(state: _Judgement, facts: OptionFacts, check: ValueCheck, loose: bo
                                  f"{detail}With loose- the server logs an error and starts without your value.",
                                  plugin=facts.plugin, **extra)  # fmt: skip
         if facts.plugin is not None:
-            return state.verdict(Outcome.DISABLES_PLUGIN, "bad_value", _plugin_words(detail.rstrip(". "), facts.plugin),
+            return state.verdict(Outcome.DISABLES_PLUGIN, "bad_value", plugin_words(detail.rstrip(". "), facts.plugin),
                                  plugin=facts.plugin, **extra)  # fmt: skip
         return state.verdict(Outcome.REFUSES_TO_START, "bad_value",
                              f"{detail}The server refuses to start ('Error while setting value').", **extra)  # fmt: skip

@@ -5,10 +5,12 @@ written: it is commented out with a note naming the finding, and where the inten
 an abbreviation, a word where a number goes, a decimal size) the corrected line is written with the
 user's own value. That correction keeps their value, so it defers to any rule that wants another one.
 
-Name verdicts are trusted only where the option data is complete for the target (MariaDB 10.11, read
-off the real server): elsewhere an unknown name may be a real option of that version, and the older
-near-miss check speaks instead. Value verdicts (how a number, size or boolean is read) hold for
-every version of the flavor.
+Name verdicts are trusted only where the option data is complete for the target: MariaDB 10.11 (read
+off the real server) and MySQL from 5.7 to the newest snapshot (the servers' own mysqld--help test
+results, advisor/optioncheck/data/names.json), for names those results do not hide (plugin options).
+Elsewhere (other MariaDB versions, Percona Server's extra options) an unknown name may be a real option
+of that version, and the older near-miss check speaks instead. Value verdicts (how a number, size or
+boolean is read) hold for every version of the flavor.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ if TYPE_CHECKING:
 NAME_REASONS: Final = frozenset(
     {
         "unknown_name", "misspelling", "other_flavor", "plugin_not_loaded", "refused_prefix",
-        "ambiguous_prefix", "unique_prefix",
+        "ambiguous_prefix", "unique_prefix", "not_in_version",
     }
 )  # fmt: skip
 _TYPO_REASONS: Final = frozenset({"misspelling", "refused_prefix", "ambiguous_prefix"})
@@ -60,12 +62,14 @@ def verdict(ctx: AuditContext, entry: OptionEntry) -> Verdict:
 
 
 def trusted(ctx: AuditContext, found: Verdict) -> bool:
-    """Can we stand behind this verdict for the target version? Name verdicts only where the whole
-    option list came from the real server (MariaDB 10.11 here): MySQL's list comes from a test-result
-    file that leaves out options it masks (the `ssl-*` family, build-dependent ones)."""
+    """Can we stand behind this verdict for the target version? Name verdicts only where the whole option
+    list is known: MariaDB 10.11 (the real server), or MySQL where judge() marks the verdict certain (a
+    version the test results cover, a name they do not mask). Percona Server adds options of its own."""
     if found.reason not in NAME_REASONS:
         return True
-    return found.certain and ctx.version.is_mariadb and ctx.version.line == "10.11"
+    if ctx.version.is_mariadb:
+        return found.certain and ctx.version.line == "10.11"
+    return found.certain and ctx.version.is_mysql
 
 
 def is_typo(found: Verdict) -> bool:

@@ -1,0 +1,47 @@
+"""The state of one judge() call: what was written, the flavor's data and the version history behind it."""
+
+from __future__ import annotations
+
+import re
+
+from advisor.optioncheck import data as catalogs
+from advisor.optioncheck import names as naming
+from advisor.optioncheck.model import Outcome, Verdict
+from advisor.optioncheck.names import Resolution
+from advisor.optioncheck.versions import NameHistory, history
+
+
+def parse_version(version: str | tuple[int, ...]) -> tuple[int, ...]:
+    if isinstance(version, tuple):
+        return version
+    return tuple(int(part) for part in re.findall(r"\d+", version)[:3]) or (0,)
+
+
+def line(specials: list[str], name: str, value: str | None) -> str:
+    written = "-".join([*specials, name]) if specials else name
+    return written if value is None else f"{written} = {value}"
+
+
+class Judgement:
+    """The state of one call: what was written, what it resolved to, and the data behind it."""
+
+    def __init__(self, name: str, value: str | None, flavor: str, version: tuple[int, ...], os: str) -> None:
+        self.written, self.value, self.flavor, self.version, self.os = name, value, flavor, version, os
+        self.data = catalogs.mariadb() if flavor == "mariadb" else catalogs.mysql()
+        self.history: NameHistory | None = history("mysql") if flavor == "mysql" else None
+        if self.history is not None:  # MySQL: the test results of the versions around the target
+            self.certain = self.history.covers(version)
+            self.basis = f"MySQL option lists: {self.history.source_of(version)}"
+        else:  # MariaDB: 10.11 read off the real server; other versions are judged with its facts
+            self.certain = version[:2] == (10, 11)
+            self.basis = f"{self.data.flavor} {self.data.version} ({self.data.source})"
+        self.specials: list[str] = []
+
+    def verdict(self, outcome: Outcome, reason: str, message: str, **extra: object) -> Verdict:
+        certain = bool(extra.pop("certain", True)) and self.certain
+        return Verdict(outcome, message, reason, self.written, basis=self.basis, certain=certain, **extra)  # type: ignore[arg-type]
+
+    def resolve(self, name: str) -> Resolution:
+        if self.flavor == "mariadb":
+            return naming.resolve_mariadb(name, self.data)
+        return naming.resolve_mysql(name, self.data)

@@ -1,0 +1,81 @@
+"""Verdicts on names the target server does not have: unknown, misspelt, abbreviated, of other versions."""
+
+from __future__ import annotations
+
+from advisor.optioncheck import data as catalogs
+from advisor.optioncheck import names as naming
+from advisor.optioncheck.model import PLUGIN_CONSEQUENCES, Outcome, Verdict
+from advisor.optioncheck.names import Resolution
+from advisor.optioncheck.state import Judgement, line
+
+
+def absent_here(state: Judgement, name: str) -> bool:
+    """A MySQL name that neither snapshot around the target lists: an option of other versions only."""
+    names = state.history
+    return (
+        names is not None
+        and names.covers(state.version)
+        and not names.blind(name)
+        and (not names.listed_near(name, state.version))
+    )
+
+
+def not_in_version(state: Judgement, name: str, loose: bool) -> Verdict:
+    """Listed for other MySQL versions, not for the ones around the target. Never certain: a copy of the
+    source behind a snapshot may have dropped an option the release has."""
+    assert state.history is not None
+    seen = ", ".join(state.history.seen_in(name))
+    words = f"'{name}' is an option of other MySQL versions (listed in {seen}), not of this one"
+    if loose:
+        return state.verdict(Outcome.IGNORES_WITH_WARNING, "loose_not_in_version",
+                             f"{words}. The loose- prefix makes the server log a warning and skip the line.",
+                             certain=False)  # fmt: skip
+    return state.verdict(Outcome.REFUSES_TO_START, "not_in_version",
+                         f"{words}. The server refuses to start ('unknown variable').", certain=False)  # fmt: skip
+
+
+def unknown(state: Judgement, name: str, loose: bool, prefix_of: str | None = None) -> Verdict:
+    if name in state.data.names.get("compatibility_stubs", ()):
+        return state.verdict(Outcome.IGNORES_WITH_WARNING, "compatibility_stub",
+                             f"'{name}' is an option {state.data.flavor} still takes and ignores with a warning "
+                             "('MySQL 5.6 / 5.7 compatible option' or 'was removed'); it does nothing here.")  # fmt: skip
+    intended: str | None
+    if prefix_of is not None:
+        words = f"'{name}' abbreviates {prefix_of}; MySQL 5.7 and later refuse abbreviated names (WL#6978)"
+        reason, intended = "refused_prefix", prefix_of
+    else:
+        reason, words, intended = naming.classify_unknown(name, state.flavor, state.data, catalogs.foreign())
+    # MySQL's test results leave plugin options out (InnoDB, NDB, X Plugin...): no verdict on those names
+    unsure = state.history is not None and state.history.blind(name)
+    suggestion = (
+        line([s for s in state.specials if s != "loose"], intended, state.value) if intended else None
+    )
+    if loose:
+        return state.verdict(Outcome.IGNORES_WITH_WARNING, "loose_" + reason,
+                             f"{words}. The loose- prefix makes the server log a warning and skip the line.",
+                             suggestion=suggestion, certain=not unsure)  # fmt: skip
+    return state.verdict(Outcome.REFUSES_TO_START, reason,
+                         f"{words}. The server refuses to start ('unknown variable').",
+                         suggestion=suggestion, certain=not unsure)  # fmt: skip
+
+
+def ambiguous(state: Judgement, name: str, resolution: Resolution, loose: bool) -> Verdict:
+    listed = ", ".join(resolution.ambiguous[:6])
+    words = f"'{name}' abbreviates several options ({listed})"
+    fatal_plugin = state.data.quirks.get("fatal_plugins", {}).get(resolution.plugin or "")
+    if fatal_plugin:
+        return state.verdict(Outcome.REFUSES_TO_START, "ambiguous_prefix", f"{words}; {fatal_plugin}.",
+                             plugin=resolution.plugin)  # fmt: skip
+    if resolution.plugin is not None:
+        return state.verdict(Outcome.DISABLES_PLUGIN, "ambiguous_prefix", plugin_words(words, resolution.plugin),
+                             plugin=resolution.plugin)  # fmt: skip
+    unsure = state.history is not None and state.history.blind(name)  # maybe a plugin option, unlisted
+    return state.verdict(Outcome.REFUSES_TO_START, "ambiguous_prefix",
+                         f"{words}. The server refuses to start ('ambiguous option').", certain=not unsure)  # fmt: skip
+
+
+def plugin_words(words: str, plugin: str) -> str:
+    consequence = PLUGIN_CONSEQUENCES.get(
+        plugin, f"whatever the {plugin} plugin provides becomes unavailable"
+    )
+    return f"{words}. The server disables the {plugin} plugin ('Parsing options for plugin failed'): {consequence}."

@@ -1,0 +1,126 @@
+"""Which option names each server version accepts, from the servers' own test results (`data/names.json`).
+
+The file holds, per flavor, a few snapshots (one server version each, with the repository, path and commit
+its option list was read from) and, per name, which snapshots list it. Made by `generate_names`; read
+lazily, once, the first time a verdict needs it.
+
+How a version between two snapshots is judged: a name listed by neither neighbour is not an option there
+(unless both neighbours miss it by accident: a copy of the source that dropped an option, say), so such a
+verdict is never called certain. A name no snapshot of the flavor lists at all, and that the test results
+cannot hide (`blind`: plugin options the test filters out), is not an option of any version in the covered
+range: from the first snapshot's release series to the last snapshot.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+DATA_FILE = Path(__file__).with_name("data") / "names.json"
+Version = tuple[int, ...]
+
+
+def _key(text: str) -> Version:
+    return tuple(int(part) for part in text.split("."))
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One server version's option list and where it was read."""
+
+    version: Version
+    source: str
+
+
+@dataclass(frozen=True)
+class NameHistory:
+    """The option names of one flavor across its snapshots."""
+
+    flavor: str
+    snapshots: tuple[Snapshot, ...]
+    listed: dict[str, str]  # name -> one '0'/'1' per snapshot
+    blind_prefixes: tuple[str, ...] = ()
+    blind_names: frozenset[str] = frozenset()
+    option_before_variable: dict[str, Any] = field(default_factory=dict)
+
+    def names(self) -> frozenset[str]:
+        """Every name some snapshot lists."""
+        return frozenset(self.listed)
+
+    def covers(self, version: Version) -> bool:
+        """Is `version` within the range the snapshots speak for (first snapshot's series to the last)?"""
+        first, last = self.snapshots[0].version, self.snapshots[-1].version
+        return first[:2] <= version[:3] and version[:3] <= last
+
+    def blind(self, name: str) -> bool:
+        """Would the test results leave this name out even where the server has it?"""
+        return name in self.blind_names or any(
+            name == prefix or name.startswith(prefix + "_") for prefix in self.blind_prefixes
+        )
+
+    def neighbours(self, version: Version) -> tuple[int, ...]:
+        """Indices of the nearest snapshots at or below and at or above `version`."""
+        return _neighbours(self.flavor, version[:3])
+
+    def listed_near(self, name: str, version: Version) -> bool:
+        """Does a neighbouring snapshot of `version` list the name?"""
+        bits = self.listed.get(name)
+        return bits is not None and any(bits[i] == "1" for i in self.neighbours(version))
+
+    def seen_in(self, name: str) -> list[str]:
+        """The snapshot versions that list the name, oldest first."""
+        bits = self.listed.get(name, "")
+        return [
+            ".".join(map(str, snap.version))
+            for snap, bit in zip(self.snapshots, bits, strict=False)
+            if bit == "1"
+        ]
+
+    def source_of(self, version: Version) -> str:
+        """The sources of the snapshots a verdict at `version` rests on."""
+        return _sources(self.flavor, version[:3])
+
+
+@cache
+def _document() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(DATA_FILE.read_text())
+    return loaded
+
+
+@cache
+def history(flavor: str) -> NameHistory | None:
+    """The name history of `flavor` ("mysql" or "mariadb"), or None without snapshots."""
+    block = _document()["flavors"].get(flavor)
+    if block is None:
+        return None
+    snapshots = tuple(
+        Snapshot(_key(item["version"]), f"{item['repo']} {item['path']} @ {item['commit'][:12]}")
+        for item in block["snapshots"]
+    )
+    blind = block["blind"]
+    return NameHistory(
+        flavor,
+        snapshots,
+        block["names"],
+        tuple(blind["prefixes"]),
+        frozenset(blind["names"]),
+        block["option_before_variable"],
+    )
+
+
+# Per-version answers, memoised: an audit asks the same target version for every line.
+@cache
+def _neighbours(flavor: str, version: Version) -> tuple[int, ...]:
+    snapshots = history(flavor).snapshots  # type: ignore[union-attr]
+    below = [i for i, snap in enumerate(snapshots) if snap.version <= version]
+    above = [i for i, snap in enumerate(snapshots) if snap.version >= version]
+    return tuple(sorted({*(below[-1:]), *(above[:1])}))
+
+
+@cache
+def _sources(flavor: str, version: Version) -> str:
+    snapshots = history(flavor).snapshots  # type: ignore[union-attr]
+    return "; ".join(snapshots[i].source for i in _neighbours(flavor, version))

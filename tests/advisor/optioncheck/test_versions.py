@@ -1,0 +1,128 @@
+"""Option names per MySQL version (data/names.json, from the servers' own mysqld--help test results)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from advisor.advisors import config_validity
+from advisor.audit import AuditInputs
+from advisor.optioncheck import Outcome, judge
+from advisor.optioncheck.generate_names import OUTPUT, build, render
+from advisor.optioncheck.versions import history
+from tests.advisor.advisors._audit import context
+
+MYSQL = history("mysql")
+
+
+def test_the_checked_in_data_is_what_the_sources_give() -> None:
+    """data/names.json is regenerated from sources/*.names (python -m advisor.optioncheck.generate_names)."""
+    assert OUTPUT.read_text() == render(build())
+
+
+def test_every_snapshot_names_its_source() -> None:
+    """Each version's list says which repository, file and commit it was read from, and is a full list."""
+    assert MYSQL is not None
+    assert [snap.version for snap in MYSQL.snapshots] == sorted(snap.version for snap in MYSQL.snapshots)
+    for snap in MYSQL.snapshots:
+        assert re.search(r"\S+/\S+ mysql-test/r/mysqld--help-notwin\.result @ [0-9a-f]{12}$", snap.source), (
+            snap
+        )
+    counts = [bits.count("1") for bits in zip(*MYSQL.listed.values(), strict=True)]
+    assert min(counts) > 350, counts
+
+
+@pytest.mark.parametrize("version", ["5.7.44", "8.0.36", "8.4.0", "9.1.0"])
+def test_a_misspelling_on_a_covered_mysql_version_is_a_certain_refusal(version: str) -> None:
+    """One letter off max_connections: 'unknown variable' on every MySQL the test results cover."""
+    verdict = judge("max_conections", "500", flavor="mysql", version=version)
+    assert verdict.outcome is Outcome.REFUSES_TO_START and verdict.reason == "misspelling"
+    assert verdict.certain and verdict.suggestion == "max_connections = 500"
+
+
+def test_outside_the_covered_versions_a_name_verdict_is_not_certain() -> None:
+    """No test result of MySQL 5.6 here: its unknown names are not called certain."""
+    assert not judge("max_conections", "500", flavor="mysql", version="5.6.51").certain
+    assert not judge("frobnicate", "1", flavor="mysql", version="10.0.0").certain
+
+
+def test_a_name_of_other_versions_only_is_named_so_but_never_certain() -> None:
+    """query_cache_size: listed for 5.7, not for 8.0; a copy of the source may drop an option, so the
+    verdict is informative only (the tuned catalog and its manual pages decide)."""
+    verdict = judge("query_cache_size", "1M", flavor="mysql", version="8.0.36")
+    assert verdict.reason == "not_in_version" and not verdict.certain
+    assert "5.7.18" in verdict.message
+    assert judge("query_cache_size", "1M", flavor="mysql", version="5.7.30").outcome is Outcome.ACCEPTS
+
+
+@pytest.mark.parametrize("name", ["innodb_bufer_pool_size", "mysqlx_port", "ssl_cipher", "wsrep_provider"])
+def test_names_the_test_results_hide_are_never_judged_certain(name: str) -> None:
+    """InnoDB, X Plugin, TLS and Galera options are filtered out of (or absent from) the test results."""
+    assert not judge(name, "1", flavor="mysql", version="8.0.36").certain
+
+
+def _typo_findings(version: str) -> list[tuple[str | None, str | None, str | None]]:
+    ctx = context(AuditInputs(mycnf={"my.cnf": "[mysqld]\nmax_conections = 500\n"}, server_version=version))
+    return [
+        (proposal.variable, proposal.change, proposal.recommended)
+        for item in config_validity.RULES
+        for proposal in item.check(ctx)
+    ]
+
+
+def test_a_mysql_typo_is_commented_out_and_the_intended_option_written() -> None:
+    """MySQL 8.0 refuses max_conections: the line goes, max_connections = 500 is written in its place."""
+    findings = _typo_findings("8.0.36")
+    assert ("max_conections", "comment_out", None) in findings
+    assert ("max_connections", None, "500") in findings
+
+
+def test_percona_server_keeps_the_older_near_miss_check() -> None:
+    """Percona Server adds options of its own, so the MySQL lists do not judge its names."""
+    assert ("max_conections", "comment_out", None) not in _typo_findings("percona:8.0.36")
+
+
+def test_option_before_variable_agrees_with_the_catalog() -> None:
+    """transaction_isolation: an option in 5.7.18's list, a system variable only from 5.7.20 — the catalog
+    records the earlier option version (option_since), so a 5.7.18 file using it is not called refused."""
+    assert MYSQL is not None
+    assert MYSQL.option_before_variable["transaction_isolation"] == {
+        "option_seen": "5.7.18",
+        "variable_since": "5.7.20",
+    }
+    verdict = judge("transaction_isolation", "READ-COMMITTED", flavor="mysql", version="5.7.18")
+    assert verdict.outcome is Outcome.ACCEPTS
+
+
+def _listed_or_special(name: str, listed: set[str]) -> bool:
+    """skip-/disable-/enable- forms are my_getopt's spellings of the option after the prefix."""
+    for prefix in ("skip_", "disable_", "enable_"):
+        if name.startswith(prefix) and name[len(prefix) :] in listed:
+            return True
+    return name in listed
+
+
+def test_the_tuned_catalog_agrees_with_every_mysql_test_result() -> None:
+    """At each snapshot's version, the catalog accepts in an option file exactly the listed names it knows
+    (leaving aside names the results hide): a listed name the catalog refuses, or a name the catalog accepts
+    that the server's own list lacks, is a wrong lifecycle fact (it caught `language`, said removed in 8.0.0
+    though 8.0.41 still has it, and `skip_host_cache`, gone in 8.3.0)."""
+    from advisor.catalog import get_catalog
+    from advisor.version import parse_version
+
+    assert MYSQL is not None
+    catalog = get_catalog()
+    wrong: list[str] = []
+    for index, snap in enumerate(MYSQL.snapshots):
+        version = parse_version("mysql-" + ".".join(map(str, snap.version)))
+        listed = {name for name, bits in MYSQL.listed.items() if bits[index] == "1"}
+        for name in sorted(catalog.names()):
+            facts = catalog.lookup(name, version)
+            if facts is None or not facts.in_flavor or facts.kind == "mysqld_safe" or MYSQL.blind(name):
+                continue
+            if name in listed and not facts.option_file_ok:
+                wrong.append(f"{version}: {name} is listed but the catalog refuses it")
+            if facts.option_file_ok and not facts.ignored and not _listed_or_special(name, listed):
+                wrong.append(f"{version}: the catalog accepts {name}, the server's list lacks it")
+    assert wrong == []
