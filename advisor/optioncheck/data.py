@@ -124,6 +124,19 @@ def mariadb() -> FlavorData:
 
 
 @cache
+def mariadb_wide() -> FlavorData:
+    """10.11's options plus the names other MariaDB versions' test results list (types unknown there)."""
+    real = mariadb()
+    names = history("mariadb")
+    extra = sorted(names.names() - set(real.options)) if names is not None else []
+    options = {
+        **real.options,
+        **{n: OptionFacts(n, "string", "OPTIONAL", source="mariadb name only") for n in extra},
+    }
+    return replace(real, options=options, source=f"{real.source}; other versions: data/names.json")
+
+
+@cache
 def mysql() -> FlavorData:
     """Every name some MySQL snapshot lists (types unknown there): where MariaDB has the same name we borrow
     its parse. Whether a name is an option of the target version is the version history's call (judge)."""

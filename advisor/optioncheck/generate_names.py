@@ -64,6 +64,24 @@ BLIND: dict[str, dict[str, Any]] = {
             "sha256_password_auto_generate_rsa_keys", "caching_sha2_password_auto_generate_rsa_keys",
         ],
     },
+    "mariadb": {
+        "source": (
+            "MariaDB/server mysql-test/main/mysqld--help.test @ 02b64929992b (@plugins: the options of these "
+            "plugins and the help entries mentioning them are dropped from the result), plus the plugins of "
+            "later versions (s3, password_reuse_check, hashicorp, provider, gssapi, parsec) and the "
+            "information-schema plugins of the thread pool; 10.11's own list is complete"
+        ),
+        "prefixes": [
+            "innodb", "archive", "blackhole", "federated", "partition", "feedback", "debug", "temp_pool", "ssl",
+            "des_key_file", "xtradb", "sequence", "thread_concurrency", "super_large_pages",
+            "mutex_deadlock_detector", "connect", "null_audit", "aria", "oqgraph", "sphinx", "thread_handling",
+            "test_sql_discovery", "query_cache_info", "in_predicate_conversion_threshold", "query_response_time",
+            "metadata_lock_info", "locales", "unix_socket", "wsrep", "file_key_management",
+            "cracklib_password_check", "user_variables", "s3", "password_reuse_check", "hashicorp", "provider",
+            "gssapi", "parsec", "sql_sequence",
+        ],
+        "names": ["thread_pool_groups", "thread_pool_queues", "thread_pool_stats", "thread_pool_waits"],
+    },
 }  # fmt: skip
 
 
@@ -97,10 +115,10 @@ def real_mariadb() -> tuple[dict[str, str], set[str]]:
     header = {
         "flavor": "mariadb",
         "version": "10.11.19",
-        "repo": "(this machine)",
-        "path": "/usr/sbin/mariadbd --verbose --help; information_schema.SYSTEM_VARIABLES",
-        "commit": "10.11.19-MariaDB-0+deb12u1",
-        "note": "complete: read off the real server with its plugins (data/mariadb-10.11.json)",
+        "repo": "mariadbd 10.11.19-MariaDB-0+deb12u1 on this machine",
+        "path": "--verbose --help and information_schema.SYSTEM_VARIABLES (data/mariadb-10.11.json)",
+        "commit": "-",
+        "note": "complete: read off the real server with its plugins (generate_mariadb)",
     }
     return header, set(document["options"])
 

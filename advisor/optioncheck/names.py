@@ -103,14 +103,15 @@ def closest(name: str, known: Iterable[str]) -> list[str]:
 
 
 def classify_unknown(
-    name: str, flavor: str, data: FlavorData, foreign: Foreign
+    name: str, flavor: str, data: FlavorData, foreign: Foreign, known: Iterable[str] | None = None
 ) -> tuple[str, str, str | None]:
-    """(reason, plain words, intended name or None) for a name the server does not know."""
+    """(reason, plain words, intended name or None) for a name the server does not know; `known`, when
+    given, the names the target version has (a typo is corrected only to an option that exists there)."""
     other = foreign.mysql_only if flavor == "mariadb" else foreign.mariadb_only
     other_name = "MySQL" if flavor == "mariadb" else "MariaDB"
     if name in other:
         return "other_flavor", f"'{name}' is a {other_name} option; {flavor} does not know it", None
-    near = closest(name, data.options)
+    near = closest(name, data.options if known is None else known)
     if len(near) == 1:
         return "misspelling", f"'{name}' is not an option; it looks like a misspelling of {near[0]}", near[0]
     for prefix, plugin in foreign.plugin_prefixes.items():

@@ -8,7 +8,7 @@ from advisor.optioncheck import data as catalogs
 from advisor.optioncheck import names as naming
 from advisor.optioncheck.model import Outcome, Verdict
 from advisor.optioncheck.names import Resolution
-from advisor.optioncheck.versions import NameHistory, history
+from advisor.optioncheck.versions import history
 
 
 def parse_version(version: str | tuple[int, ...]) -> tuple[int, ...]:
@@ -27,14 +27,19 @@ class Judgement:
 
     def __init__(self, name: str, value: str | None, flavor: str, version: tuple[int, ...], os: str) -> None:
         self.written, self.value, self.flavor, self.version, self.os = name, value, flavor, version, os
-        self.data = catalogs.mariadb() if flavor == "mariadb" else catalogs.mysql()
-        self.history: NameHistory | None = history("mysql") if flavor == "mysql" else None
-        if self.history is not None:  # MySQL: the test results of the versions around the target
-            self.certain = self.history.covers(version)
-            self.basis = f"MySQL option lists: {self.history.source_of(version)}"
-        else:  # MariaDB: 10.11 read off the real server; other versions are judged with its facts
-            self.certain = version[:2] == (10, 11)
+        self.data, self.history = catalogs.mariadb(), history(flavor)
+        if flavor == "mysql":  # the MySQL test results of the versions around the target
+            self.data = catalogs.mysql()
+        elif version[:2] == (10, 11):  # read off the real mariadbd 10.11: complete, plugins and values too
+            self.history = None
+        else:  # other MariaDB: 10.11's facts, and the names of the MariaDB test results around the target
+            self.data = catalogs.mariadb_wide()
+        if self.history is None:
+            self.certain = flavor == "mariadb"
             self.basis = f"{self.data.flavor} {self.data.version} ({self.data.source})"
+        else:
+            self.certain = self.history.covers(version)
+            self.basis = f"{flavor} option lists: {self.history.source_of(version)}"
         self.specials: list[str] = []
 
     def verdict(self, outcome: Outcome, reason: str, message: str, **extra: object) -> Verdict:

@@ -10,7 +10,7 @@ from advisor.optioncheck.state import Judgement, line
 
 
 def absent_here(state: Judgement, name: str) -> bool:
-    """A MySQL name that neither snapshot around the target lists: an option of other versions only."""
+    """A name that neither snapshot around the target lists: an option of other versions only."""
     names = state.history
     return (
         names is not None
@@ -21,11 +21,12 @@ def absent_here(state: Judgement, name: str) -> bool:
 
 
 def not_in_version(state: Judgement, name: str, loose: bool) -> Verdict:
-    """Listed for other MySQL versions, not for the ones around the target. Never certain: a copy of the
-    source behind a snapshot may have dropped an option the release has."""
+    """Listed for other versions, not for the ones around the target. Never certain: a copy of the source
+    behind a snapshot may have dropped an option the release has, or the test filtered its help out."""
     assert state.history is not None
     seen = ", ".join(state.history.seen_in(name))
-    words = f"'{name}' is an option of other MySQL versions (listed in {seen}), not of this one"
+    product = "MariaDB" if state.flavor == "mariadb" else "MySQL"
+    words = f"'{name}' is an option of other {product} versions (listed in {seen}), not of this one"
     if loose:
         return state.verdict(Outcome.IGNORES_WITH_WARNING, "loose_not_in_version",
                              f"{words}. The loose- prefix makes the server log a warning and skip the line.",
@@ -44,7 +45,10 @@ def unknown(state: Judgement, name: str, loose: bool, prefix_of: str | None = No
         words = f"'{name}' abbreviates {prefix_of}; MySQL 5.7 and later refuse abbreviated names (WL#6978)"
         reason, intended = "refused_prefix", prefix_of
     else:
-        reason, words, intended = naming.classify_unknown(name, state.flavor, state.data, catalogs.foreign())
+        known = state.history.names_near(state.version) if state.history is not None else None
+        reason, words, intended = naming.classify_unknown(
+            name, state.flavor, state.data, catalogs.foreign(), known
+        )
     # MySQL's test results leave plugin options out (InnoDB, NDB, X Plugin...): no verdict on those names
     unsure = state.history is not None and state.history.blind(name)
     suggestion = (
@@ -69,7 +73,9 @@ def ambiguous(state: Judgement, name: str, resolution: Resolution, loose: bool) 
     if resolution.plugin is not None:
         return state.verdict(Outcome.DISABLES_PLUGIN, "ambiguous_prefix", plugin_words(words, resolution.plugin),
                              plugin=resolution.plugin)  # fmt: skip
-    unsure = state.history is not None and state.history.blind(name)  # maybe a plugin option, unlisted
+    # a plugin option the test results do not list; or, on MariaDB other than 10.11, where a prefix is
+    # taken when unique, candidates that differ from version to version
+    unsure = state.history is not None and (state.history.blind(name) or state.flavor == "mariadb")
     return state.verdict(Outcome.REFUSES_TO_START, "ambiguous_prefix",
                          f"{words}. The server refuses to start ('ambiguous option').", certain=not unsure)  # fmt: skip
 

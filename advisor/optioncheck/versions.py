@@ -23,6 +23,10 @@ DATA_FILE = Path(__file__).with_name("data") / "names.json"
 Version = tuple[int, ...]
 
 
+def _at(commit: str) -> str:
+    return f" @ {commit[:12]}" if commit != "-" else ""
+
+
 def _key(text: str) -> Version:
     return tuple(int(part) for part in text.split("."))
 
@@ -70,6 +74,10 @@ class NameHistory:
         bits = self.listed.get(name)
         return bits is not None and any(bits[i] == "1" for i in self.neighbours(version))
 
+    def names_near(self, version: Version) -> frozenset[str]:
+        """The names a neighbouring snapshot of `version` lists: what a misspelling may be corrected to."""
+        return _names_near(self.flavor, version[:3])
+
     def seen_in(self, name: str) -> list[str]:
         """The snapshot versions that list the name, oldest first."""
         bits = self.listed.get(name, "")
@@ -97,7 +105,7 @@ def history(flavor: str) -> NameHistory | None:
     if block is None:
         return None
     snapshots = tuple(
-        Snapshot(_key(item["version"]), f"{item['repo']} {item['path']} @ {item['commit'][:12]}")
+        Snapshot(_key(item["version"]), f"{item['repo']} {item['path']}" + _at(item["commit"]))
         for item in block["snapshots"]
     )
     blind = block["blind"]
@@ -124,3 +132,10 @@ def _neighbours(flavor: str, version: Version) -> tuple[int, ...]:
 def _sources(flavor: str, version: Version) -> str:
     snapshots = history(flavor).snapshots  # type: ignore[union-attr]
     return "; ".join(snapshots[i].source for i in _neighbours(flavor, version))
+
+
+@cache
+def _names_near(flavor: str, version: Version) -> frozenset[str]:
+    near = _neighbours(flavor, version)
+    listed = history(flavor).listed  # type: ignore[union-attr]
+    return frozenset(name for name, bits in listed.items() if any(bits[i] == "1" for i in near))

@@ -6,10 +6,10 @@ an abbreviation, a word where a number goes, a decimal size) the corrected line 
 user's own value. That correction keeps their value, so it defers to any rule that wants another one.
 
 Name verdicts are trusted only where the option data is complete for the target: MariaDB 10.11 (read
-off the real server) and MySQL from 5.7 to the newest snapshot (the servers' own mysqld--help test
+off the real server), MariaDB 10.11 to 12.3 and MySQL 5.7 to 9.x (the servers' own mysqld--help test
 results, advisor/optioncheck/data/names.json), for names those results do not hide (plugin options).
-Elsewhere (other MariaDB versions, Percona Server's extra options) an unknown name may be a real option
-of that version, and the older near-miss check speaks instead. Value verdicts (how a number, size or
+Elsewhere (older versions, Percona Server's extra options) an unknown name may be a real option of that
+version, and the older near-miss check speaks instead. Value verdicts (how a number, size or
 boolean is read) hold for every version of the flavor.
 """
 
@@ -62,14 +62,12 @@ def verdict(ctx: AuditContext, entry: OptionEntry) -> Verdict:
 
 
 def trusted(ctx: AuditContext, found: Verdict) -> bool:
-    """Can we stand behind this verdict for the target version? Name verdicts only where the whole option
-    list is known: MariaDB 10.11 (the real server), or MySQL where judge() marks the verdict certain (a
-    version the test results cover, a name they do not mask). Percona Server adds options of its own."""
+    """Can we stand behind this verdict for the target version? Name verdicts only where judge() marks them
+    certain: MariaDB 10.11 (the real server), or a version the test results cover and a name they do not
+    mask. Percona Server adds options of its own."""
     if found.reason not in NAME_REASONS:
         return True
-    if ctx.version.is_mariadb:
-        return found.certain and ctx.version.line == "10.11"
-    return found.certain and ctx.version.is_mysql
+    return found.certain and not ctx.version.is_percona
 
 
 def is_typo(found: Verdict) -> bool:

@@ -126,3 +126,41 @@ def test_the_tuned_catalog_agrees_with_every_mysql_test_result() -> None:
             if facts.option_file_ok and not facts.ignored and not _listed_or_special(name, listed):
                 wrong.append(f"{version}: the catalog accepts {name}, the server's list lacks it")
     assert wrong == []
+
+
+def test_a_typo_is_corrected_only_to_an_option_of_the_target_version() -> None:
+    """replica_parallel_workers appeared in 8.0.26: on 5.7 the misspelt name is refused with no correction,
+    on 8.0 it is corrected; slave_parallel_workers is 5.7's spelling."""
+    assert judge("replica_paralel_workers", "4", flavor="mysql", version="5.7.30").suggestion is None
+    assert judge("replica_paralel_workers", "4", flavor="mysql", version="8.0.36").suggestion == (
+        "replica_parallel_workers = 4"
+    )
+    assert judge("slave_paralel_workers", "4", flavor="mysql", version="5.7.30").suggestion == (
+        "slave_parallel_workers = 4"
+    )
+
+
+@pytest.mark.parametrize("version", ["10.11.6", "11.4.2", "11.8.1", "12.3.1"])
+def test_mariadb_name_verdicts_are_certain_from_10_11_to_12_3(version: str) -> None:
+    """10.11 read off the real server, 12.3 from MariaDB's own mysqld--help result: a misspelling between
+    them is a certain refusal; 10.6 (no list here) is not judged certain."""
+    verdict = judge("max_conections", "500", flavor="mariadb", version=version)
+    assert verdict.reason == "misspelling" and verdict.certain
+    assert not judge("max_conections", "500", flavor="mariadb", version="10.6.16").certain
+
+
+def test_mariadb_12_options_are_known_and_removed_ones_named() -> None:
+    """binlog_storage_engine (12.3.1) is accepted on 12.3; big_tables, gone from 12.3's list, is named as
+    an option of other versions, never as a certain refusal (the list may have filtered its help)."""
+    assert (
+        judge("binlog_storage_engine", "innodb", flavor="mariadb", version="12.3.1").outcome
+        is Outcome.ACCEPTS
+    )
+    verdict = judge("big_tables", "1", flavor="mariadb", version="12.3.1")
+    assert verdict.reason == "not_in_version" and not verdict.certain
+
+
+def test_mariadb_10_11_verdicts_still_come_from_the_real_server_alone() -> None:
+    """On 10.11 a 12.x-only name is what mariadbd 10.11.19 says: unknown (exit 7), with certainty."""
+    verdict = judge("binlog_storage_engine", "innodb", flavor="mariadb", version="10.11.19")
+    assert verdict.outcome is Outcome.REFUSES_TO_START and verdict.certain
