@@ -201,11 +201,11 @@ class UndoThresholds:
     max_transactions_listed: int = 5
     # innodb_purge_threads to recommend when purge falls behind.
     purge_threads_target: int = 4
-    # History growth between two snapshots worth a finding below the fixed marks: at least this many
-    # entries (a busy OLTP server's list swings by a few thousand as purge runs in batches) ...
-    history_growth_min_entries: int = 5_000
-    # ... at this many entries per second or more (purge is not keeping up with the change rate).
-    history_growth_min_per_second: float = 1.0
+    # History growth between two snapshots is a trend, not purge's batch rhythm, when it grew by at
+    # least this share of where it started (a busy server's list swings by a few percent) ...
+    history_trend_share: float = 0.5
+    # ... and worth a finding when, at that rate, it reaches history_list_warning within this horizon.
+    history_growth_horizon_seconds: int = 3600
     # A transaction holding a read view this long is named as what holds purge back: a minute is many
     # purge rounds, and no OLTP statement needs a snapshot that old.
     read_view_holder_seconds: int = 60

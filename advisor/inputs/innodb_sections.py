@@ -40,6 +40,8 @@ class SectionValues(TypedDict, total=False):
     has_foreign_key_error: bool
     trx_id_counter: int
     trx_id_format: str
+    purge_done_trx: int
+    purge_state: str
     history_list_length: int
     transactions: tuple[InnodbTransaction, ...]
     os_file_reads: int

@@ -111,6 +111,11 @@ class InnodbStatus:
     latest_deadlock_at: str | None = None
     has_foreign_key_error: bool = False
     trx_id_counter: int | None = None
+    #: "Purge done for trx's n:o < N": every transaction numbered below N is purged; the purge lag is
+    #: trx_id_counter minus this (transaction ids and numbers share one counter).
+    purge_done_trx: int | None = None
+    #: What purge was doing ("running", "running but idle", ...; 5.7+ and MariaDB 10.x print it).
+    purge_state: str | None = None
     #: "two-part", "hex" or "decimal": how this dump's transaction ids were read (innodb_transactions).
     trx_id_format: str | None = None
     os_file_reads: int | None = None
@@ -311,6 +316,10 @@ def _read_transactions(text: str, start: int, end: int, hex_era: bool | None, va
         values["trx_id_format"] = section.trx_id_format
     if section.history_list_length is not None:
         values["history_list_length"] = section.history_list_length
+    if section.purge_done_trx is not None:
+        values["purge_done_trx"] = section.purge_done_trx
+    if section.purge_state is not None:
+        values["purge_state"] = section.purge_state
 
 
 def _truncation_warning(text: str, ranges: dict[str, tuple[int, int]], file: str) -> InputWarning:

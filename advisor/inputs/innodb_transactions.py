@@ -38,7 +38,19 @@ _TRX_LOCKS = re.compile(
 _TRX_THREAD = re.compile(r"\n(?:MySQL|MariaDB) thread id (\d+)", _M)
 _TRX_COUNTER = re.compile(r"\nTrx id counter (?:(\d+) (\d+)|([0-9A-Fa-f]+))[ \t]*$", _M)
 _HISTORY = re.compile(r"\nHistory list length (\d+)", _M)
+#: "Purge done for trx's n:o < N undo n:o < M[ state: running but idle]": the transaction number purge
+#: has reached (same counter and spelling as the ids) and, from 5.7/10.x, what purge is doing.
+_PURGE_DONE = re.compile(
+    r"\nPurge done for trx's n:o < (?:(\d+) (\d+)|([0-9A-Fa-f]+)) undo n:o < (?:\d+ \d+|[0-9A-Fa-f]+)"
+    r"(?: state: ([^\n]*?))?[ \t]*$",
+    _M,
+)
 _READ_VIEW = "\nTrx read view will not see"
+#: "Trx read view will not see trx with id >= X, sees < Y": X is the view's low limit; purge cannot
+#: pass the oldest view's low limit.
+_READ_VIEW_LIMIT = re.compile(
+    r"\nTrx read view will not see trx with id >= (?:(\d+) (\d+)|([0-9A-Fa-f]+))", _M
+)
 _WAITING = "\n------- TRX HAS BEEN WAITING"
 
 
@@ -64,6 +76,8 @@ class InnodbTransaction:
     read_view: bool = False
     lock_wait: bool = False
     id_is_address: bool = False
+    #: The read view's low limit ("will not see trx with id >= X"); None without a read view.
+    read_view_low_limit: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +89,10 @@ class TransactionsSection:
     trx_id_format: str | None
     history_list_length: int | None
     transactions: tuple[InnodbTransaction, ...]
+    #: "Purge done for trx's n:o < N": purge has processed every transaction numbered below N.
+    purge_done_trx: int | None = None
+    #: "running", "running but idle", "stopped", ... (5.7+, MariaDB 10.x); None where not printed.
+    purge_state: str | None = None
 
 
 def parse_transactions(text: str, start: int, end: int, hex_era: bool | None) -> TransactionsSection:
@@ -84,6 +102,7 @@ def parse_transactions(text: str, start: int, end: int, hex_era: bool | None) ->
     header_end = heads[0].start() if heads else end
     counter = _TRX_COUNTER.search(text, start, header_end)
     history = _HISTORY.search(text, start, header_end)
+    purge = _PURGE_DONE.search(text, start, header_end)
     hex_ids = _reads_hex(hex_era, counter, heads)
     id_format = None
     if (counter is not None and counter[2] is not None) or any(m[2] is not None for m in heads):
@@ -99,6 +118,8 @@ def parse_transactions(text: str, start: int, end: int, hex_era: bool | None) ->
         trx_id_format=id_format,
         history_list_length=None if history is None else int(history[1]),
         transactions=transactions,
+        purge_done_trx=None if purge is None else _trx_id(purge[1], purge[2], purge[3], hex_ids),
+        purge_state=None if purge is None or not purge[4] else purge[4],
     )
 
 
@@ -127,6 +148,7 @@ def _transaction(text: str, head: re.Match[str], end: int, hex_ids: bool) -> Inn
     locks = _TRX_LOCKS.search(text, start, end)
     thread = _TRX_THREAD.search(text, start, end)
     lock_wait = (locks is not None and locks[1] is not None) or text.find(_WAITING, start - 1, end) >= 0
+    view = _READ_VIEW_LIMIT.search(text, start - 1, end)
     return InnodbTransaction(
         id=address if address is not None else str(_trx_id(head[1], head[2], head[4], hex_ids)),
         state=head[5],
@@ -136,7 +158,8 @@ def _transaction(text: str, head: re.Match[str], end: int, hex_ids: bool) -> Inn
         # InnoDB prints the undo count only when it is non-zero, on the lock line: absent there means 0.
         undo_entries=None if locks is None else int(locks[4] or 0),
         thread_id=None if thread is None else int(thread[1]),
-        read_view=text.find(_READ_VIEW, start - 1, end) >= 0,
+        read_view=view is not None or text.find(_READ_VIEW, start - 1, end) >= 0,
         lock_wait=lock_wait,
         id_is_address=address is not None,
+        read_view_low_limit=None if view is None else _trx_id(view[1], view[2], view[3], hex_ids),
     )

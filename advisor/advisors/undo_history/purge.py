@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from advisor.advisors.undo_history.common import MARIADB_PURGE, PURGE, history_evidence, long_transactions
+from advisor.advisors.undo_history.common import (
+    MARIADB_PURGE,
+    PURGE,
+    STATUS_SOURCE,
+    history_evidence,
+    long_transactions,
+)
+from advisor.advisors.undo_history.growth import purge_holders
+from advisor.advisors.undo_history.lag import HISTORY, describe_lag, history_growth, purge_behind, purge_lag
+from advisor.derived.evidence import graded_window
 from advisor.findings import Evidence, Severity
 from advisor.references import MARIADB_INNODB_VARIABLES, MYSQL_INNODB_PARAMETERS
 from advisor.rules import Proposal, Versions, rule
@@ -26,21 +35,28 @@ MARIADB_PURGE_THREADS = f"{MARIADB_INNODB_VARIABLES}#innodb_purge_threads"
     versions=Versions(mysql=((5, 6, 5), (99,)), mariadb=((10, 0), (99,))),
 )
 def purge_threads(ctx: AuditContext) -> Iterator[Proposal]:
-    """What it checks: a history list above the warning threshold with no long transaction to explain
-    it, while innodb_purge_threads is below 4.
+    """What it checks: purge falling behind by the evidence (the history list growing between two
+    status snapshots as a trend, or past the 100,000 mark and still growing, or a purge lag longer than
+    the window — see undo_history.history_growing), or one InnoDB status whose history list is past
+    the mark while purge is running with no read view at its limit, with nothing holding purge back
+    (no read view held a minute or more, no transaction open 10 minutes or more), while
+    innodb_purge_threads is below 4.
 
-    Why it matters: with nothing holding purge back, a backlog means purge cannot keep up with the rate
-    of changes; more purge threads work through more undo logs in parallel.
+    Why it matters: with nothing holding purge back, a growing backlog means purge cannot keep up with
+    the rate of changes; more purge threads work through more undo logs in parallel. A list that is
+    large but shrinking is purge catching up, and a list held by a read view waits for that
+    transaction whatever the thread count: neither is a reason.
 
     What we recommend: innodb_purge_threads = 4 (fewer on a machine with fewer CPUs).
 
     Caveats: extra purge threads compete with user threads when changes concentrate on a few tables; the
-    setting needs a restart where it is not dynamic (MySQL; MariaDB before 10.5.13/10.6.5).
+    setting needs a restart where it is not dynamic (MySQL; MariaDB before 10.5.13/10.6.5). One status
+    snapshot alone (no InnoDB status) says nothing about the trend, so it recommends nothing.
     """
-    evidence = history_evidence(ctx)
-    if evidence is None or int(evidence.value) < ctx.thresholds.undo_history.history_list_warning:
+    evidence = _purge_too_slow(ctx)
+    if evidence is None or long_transactions(ctx) or purge_holders(ctx):
         return
-    if long_transactions(ctx) or not ctx.knows("innodb_purge_threads"):
+    if not ctx.knows("innodb_purge_threads"):
         return
     current = ctx.config.number("innodb_purge_threads")
     target = ctx.thresholds.undo_history.purge_threads_target
@@ -54,10 +70,10 @@ def purge_threads(ctx: AuditContext) -> Iterator[Proposal]:
     setting = ctx.config.get("innodb_purge_threads")
     yield Proposal(
         title=f"Purge runs {current} thread(s) and is falling behind",
-        rationale=f"The history list is at {int(evidence.value):,} and no long transaction holds purge back, "
-        f"so purge itself is too slow for the change rate. {target} purge threads share the work.",
+        rationale=f"{evidence[0]} and no transaction holds purge back, so purge itself is too slow for the "
+        f"change rate. {target} purge threads share the work.",
         evidence=(
-            evidence,
+            *evidence[1],
             Evidence(
                 "innodb_purge_threads",
                 str(current),
@@ -66,6 +82,35 @@ def purge_threads(ctx: AuditContext) -> Iterator[Proposal]:
         ),
         variable="innodb_purge_threads",
         recommended=str(target),
+    )
+
+
+def _purge_too_slow(ctx: AuditContext) -> tuple[str, tuple[Evidence, ...]] | None:
+    """The evidence that purge itself falls behind, in words and as Evidence; None without any."""
+    behind = purge_behind(ctx)
+    if behind is not None and behind.growth is not None:
+        growth = behind.growth
+        return (
+            f"The history list grew from {growth.before:,} to {growth.after:,} in {growth.window_seconds:,.0f} s",
+            (
+                Evidence(
+                    "history list length",
+                    f"{growth.before:,} → {growth.after:,}",
+                    f"SHOW GLOBAL STATUS {HISTORY}",
+                ),
+                Evidence("growth", f"{growth.per_second:,.1f} entries/s", graded_window(ctx)),
+            ),
+        )
+    lag, history = purge_lag(ctx), history_evidence(ctx)
+    if history_growth(ctx) is not None or lag is None or history is None:
+        return None  # two snapshots that show no trend, or one moment without the InnoDB status
+    if int(history.value) < ctx.thresholds.undo_history.history_list_warning or lag.blocking is not None:
+        return None
+    if lag.state is not None and "idle" in lag.state:
+        return None  # purge has nothing it may process
+    return (
+        f"The history list is at {int(history.value):,} with purge {describe_lag(lag)} behind and running",
+        (history, Evidence("purge lag", describe_lag(lag), f"{STATUS_SOURCE}: Trx id counter − Purge done")),
     )
 
 

@@ -555,3 +555,30 @@ def test_a_dump_cut_anywhere_after_its_first_section_never_raises(data: st.DataO
     status = parse_innodb_status(text[:cut], _FULL_DUMP)
     assert status.truncated
     assert any("cut short" in warning.message for warning in status.warnings)
+
+
+# ---- purge progress (issue 16: the purge lag from one dump)
+
+
+def test_purge_done_in_each_id_spelling() -> None:
+    """`Purge done for trx's n:o < N` is read like the ids of its dump: decimal with the 10.x state,
+    5.5 hex, 5.0 two halves; the purge lag is the counter minus it."""
+    mariadb = _parse(SYSBENCH + "s02_load_rw_default.innodb_status.txt")
+    assert (mariadb.purge_done_trx, mariadb.purge_state) == (42954, "running")
+    assert mariadb.trx_id_counter is not None and mariadb.trx_id_counter - 42954 == 418
+    hex_era = _parse(RW + "innotop_innotop__innodb-status-007.txt")
+    assert (hex_era.purge_done_trx, hex_era.purge_state) == (0xB00554DC, None)
+    two_part = _parse(RW + "kjellm_munin-mysql__innodb-status-5.0.68-percona-highperf.txt")
+    assert two_part.purge_done_trx == 1 * 2**32 + 2_601_499_335
+    idle = _parse(SYSBENCH + "s01_idle_default.innodb_status.txt")
+    assert (idle.purge_done_trx, idle.purge_state) == (1337, "running but idle")
+
+
+def test_read_view_low_limit() -> None:
+    """`Trx read view will not see trx with id >= X`: X is the view's low limit, in the dump's spelling."""
+    mariadb = _parse(SYSBENCH + "s02_load_rw_default.innodb_status.txt")
+    assert mariadb.transactions[0].read_view_low_limit == 43345
+    hex_era = _parse(RW + "innotop_innotop__innodb-status-007.txt")
+    (trx,) = [t for t in hex_era.transactions if t.id == str(0xB0055559)]  # the view under its query
+    assert (trx.read_view, trx.read_view_low_limit) == (True, 0xB005555A)
+    assert all(t.read_view_low_limit is None for t in hex_era.transactions if not t.read_view)
