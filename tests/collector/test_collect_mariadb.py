@@ -1,11 +1,12 @@
-"""`innotune collect` against the real MariaDB, as an account holding exactly the grants of
-docs/collector.md: collect, audit the files, and find the table without a primary key named.
+"""`innotune collect` against the real MariaDB (a private instance of its own, made by
+mariadb-install-db), as an account holding exactly the grants of docs/collector.md: collect, audit
+the files, and find the table without a primary key named.
 
 A scratch schema holds a table without a key and one with a primary key; a real deadlock between two
 sessions leaves statements and row values in SHOW ENGINE INNODB STATUS, which must not reach the
 files or the upload. The account and the schema are dropped afterwards.
 
-Skipped when MariaDB is not reachable on 127.0.0.1:3306, except in CI (CI=true), where that fails.
+Skipped when mariadbd is not installed, except in CI (CI=true), where that fails.
 """
 
 from __future__ import annotations
@@ -23,20 +24,19 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import pytest
 
 from advisor.inputs.hardware import load_hardware
 from advisor.inputs.innodb_status import parse_innodb_status
 from tests.collector.stub_service import stub_service
+from tests.fixtures.private_mariadb import PrivateMariadb, private_mariadb
 
 pytestmark = pytest.mark.mariadb
 
 ROOT = Path(__file__).resolve().parents[2]
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-HOST = os.environ.get("INNOTUNE_TEST_MARIADB_HOST", "127.0.0.1")
-PORT = int(os.environ.get("INNOTUNE_TEST_MARIADB_PORT", "3306"))
+HOST = "127.0.0.1"
 DOC = ROOT / "docs" / "collector.md"
 SQL_BLOCK = re.compile(r"^```sql\n(.*?)^```", re.DOTALL | re.MULTILINE)
 #: The documented account, password and schema, replaced by the test's own.
@@ -51,19 +51,12 @@ SCRATCH = [
 ]
 
 
-def _unreachable(message: str) -> NoReturn:
-    if IN_CI:
-        pytest.fail(message, pytrace=False)
-    pytest.skip(message)
-
-
-def _connect(**options: Any) -> Any:
+def _connect(server: PrivateMariadb, **options: Any) -> Any:
     import pymysql
 
-    try:
-        return pymysql.connect(host=HOST, port=PORT, user="root", password="", connect_timeout=5, **options)
-    except pymysql.err.OperationalError as exc:
-        _unreachable(f"MariaDB is not reachable on {HOST}:{PORT} as root: {exc}")
+    return pymysql.connect(
+        host=HOST, port=server.port, user="root", password="", connect_timeout=5, **options
+    )
 
 
 def _execute(connection: Any, *statements: str) -> None:
@@ -88,11 +81,20 @@ class Account:
     user: str
     password: str
     password_file: Path
+    port: int
 
 
 @pytest.fixture(scope="module")
-def root() -> Iterator[Any]:
-    connection = _connect(autocommit=True)
+def server() -> Iterator[PrivateMariadb]:
+    """A private instance: no other test run's deadlock can replace this module's in its InnoDB
+    status. skip-name-resolve, so 127.0.0.1 is the host the accounts are made for."""
+    with private_mariadb("--skip-name-resolve") as made:
+        yield made
+
+
+@pytest.fixture(scope="module")
+def root(server: PrivateMariadb) -> Iterator[Any]:
+    connection = _connect(server, autocommit=True)
     yield connection
     connection.close()
 
@@ -119,7 +121,7 @@ def _account(root: Any, tmp_path: Path, grants: Callable[[str, str], list[str]])
     password_file.chmod(0o600)
     try:
         _execute(root, *grants(account, password))
-        yield Account(user, password, password_file)
+        yield Account(user, password, password_file, root.port)
     finally:
         _execute(root, f"DROP USER IF EXISTS {account}")
 
@@ -135,13 +137,13 @@ def collector_account(root: Any, schema: str, tmp_path_factory: pytest.TempPathF
 
 
 @pytest.fixture(scope="module")
-def deadlock(root: Any, schema: str) -> str:
+def deadlock(server: PrivateMariadb, root: Any, schema: str) -> str:
     """Two sessions updating customers 1 and 2 in opposite order: InnoDB reports the deadlock with
     their statements. Returns the marker the statements carry."""
     import pymysql
 
     marker = f"deadlock-marker-{TAG}"
-    first, second = _connect(database=schema), _connect(database=schema)
+    first, second = _connect(server, database=schema), _connect(server, database=schema)
     errors: list[Exception] = []
 
     def run(connection: Any, statement: str) -> None:
@@ -174,7 +176,7 @@ def _environment() -> dict[str, str]:
 
 def _start(account: Account, *destination: str) -> subprocess.Popen[str]:
     """Start `innotune collect` (the shortest --interval it takes, 10 s); runs overlap to save time."""
-    argv = [sys.executable, "-m", "cli.main", "collect", "--host", HOST, "--port", str(PORT)]
+    argv = [sys.executable, "-m", "cli.main", "collect", "--host", HOST, "--port", str(account.port)]
     argv += ["--user", account.user, "--password-file", str(account.password_file), "--interval", "10"]
     return subprocess.Popen(
         [*argv, *destination],
