@@ -15,6 +15,10 @@ TRUE_WORDS = frozenset({"1", "on", "true", "yes", "enable", "enabled", "force"})
 FALSE_WORDS = frozenset({"0", "off", "false", "no", "disable", "disabled"})
 
 
+#: a few more digits than 2**64 has, so a typo'd zero is still read; 400 digits is no size.
+MAX_SIZE_DIGITS = 24
+
+
 def parse_size(text: str, *, allow_large_suffixes: bool = True) -> int | None:
     """Parse `64G`, `512m`, `1073741824` into bytes; None when `text` is not a size.
 
@@ -25,6 +29,8 @@ def parse_size(text: str, *, allow_large_suffixes: bool = True) -> int | None:
     if match is None:
         return None
     number, suffix = match.group(1), (match.group(2) or "").lower()
+    if len(number) > MAX_SIZE_DIGITS:  # no server value has more digits than 2**64 (20)
+        return None
     if suffix in ("t", "p", "e") and not allow_large_suffixes:
         return None
     if "." in number and not suffix:

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
+from api.docs import install_docs
 from api.limits import BodySizeLimitMiddleware
+from api.metrics import install_work_collector
+from api.metrics import router as metrics_router
+from api.middleware import RequestContextMiddleware
 from api.problems import install_problem_handlers
 from api.ratelimit import TokenBucketLimiter
 from api.routers import analyze, audits, drift, fleets, health, servers, snapshots
@@ -27,11 +31,17 @@ def create_app() -> FastAPI:
         title=API_TITLE,
         version=API_VERSION,
         description="MySQL/InnoDB configuration audits: submit what you know of a server, get a diffed my.cnf.",
+        docs_url=None,  # api.docs serves them from the package, not a CDN
+        redoc_url=None,
     )
     app.state.rate_limiter = TokenBucketLimiter(settings.rate_limit_per_minute)
     app.add_middleware(BodySizeLimitMiddleware, max_body_bytes=MAX_BODY_BYTES)
+    app.add_middleware(RequestContextMiddleware)  # outermost: ids, headers, access log, metrics
     install_problem_handlers(app)
     app.include_router(health.router)
+    app.include_router(metrics_router)
+    install_work_collector()
+    install_docs(app)
     for resource in (servers, snapshots, audits, analyze, fleets, drift):
         app.include_router(resource.router)
     app.include_router(snapshots.by_id_router)

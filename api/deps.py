@@ -59,6 +59,7 @@ def current_organization(
     organization = organization_for_key(session, credentials.credentials)
     if organization is None:
         raise Problem(401, "The API key is unknown or revoked.", headers=BEARER_CHALLENGE)
+    request.state.organization_id = organization.id  # for the access log
     limiter: TokenBucketLimiter = request.app.state.rate_limiter
     wait_seconds = limiter.acquire(credentials.credentials)
     if wait_seconds is not None:

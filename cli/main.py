@@ -69,14 +69,11 @@ def cli() -> None:
 @click.option("--port", type=int, default=None, help="Port to listen on (default from INNOTUNE_PORT, 8000).")
 def serve(host: str | None, port: int | None) -> None:
     """Start the HTTP API (and, in the embedded default, run tasks in-process)."""
-    import uvicorn
-
+    from cli.serve_process import run_server
     from conf.settings import get_settings
 
     settings = get_settings()
-    bind_host, bind_port = host or settings.host, port or settings.port
-    click.echo(f"InnoTune listening on http://{bind_host}:{bind_port}", err=True)
-    uvicorn.run("api.app:create_app", factory=True, host=bind_host, port=bind_port, log_config=None)
+    run_server(host or settings.host, settings.port if port is None else port)
 
 
 @cli.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
@@ -91,12 +88,17 @@ def worker(ctx: click.Context, concurrency: int | None) -> None:
         raise click.UsageError(
             "no CELERY_BROKER_URL set: the embedded default runs tasks inside `innotune serve`"
         )
+    if settings.worker_metrics_port:
+        from worker.observability import prepare_metrics_directory
+
+        prepare_metrics_directory()  # before prometheus_client is imported
     from worker.app import celery_app
 
-    argv = ["worker", "--queues", settings.celery_queue, "--loglevel", settings.log_level]
+    argv = [*_quiet(settings.log_format), "worker", "--queues", settings.celery_queue]
+    argv += ["--loglevel", settings.log_level]
     if concurrency:
         argv += ["--concurrency", str(concurrency)]
-    celery_app.worker_main([*argv, *ctx.args])
+    celery_app.start([*argv, *ctx.args])
 
 
 @cli.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
@@ -110,7 +112,22 @@ def beat(ctx: click.Context) -> None:
         raise click.UsageError("no CELERY_BROKER_URL set: beat needs a broker")
     from worker.app import celery_app
 
-    celery_app.start(["beat", "--loglevel", settings.log_level, *ctx.args])
+    schedule = settings.beat_schedule_file
+    schedule.parent.mkdir(parents=True, exist_ok=True)
+    argv = [
+        *_quiet(settings.log_format),
+        "beat",
+        "--loglevel",
+        settings.log_level,
+        "--schedule",
+        str(schedule),
+    ]
+    celery_app.start([*argv, *ctx.args])
+
+
+def _quiet(log_format: str) -> list[str]:
+    """Celery's start-up banner is not JSON: leave it out when the logs are."""
+    return ["--quiet"] if log_format == "json" else []
 
 
 @cli.command()

@@ -6,6 +6,7 @@ tasks executed in-process, so a newcomer needs neither PostgreSQL nor Redis.
 
 from __future__ import annotations
 
+import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -55,6 +56,20 @@ class Settings(BaseSettings):
     #: signs the web pages' session cookies; required for signing in to the pages with a broker
     #: (several API processes must agree on it); the embedded default makes one up per process.
     secret_key: str | None = Field(default=None, alias="INNOTUNE_SECRET_KEY", min_length=32)
+
+    #: where beat keeps its schedule: a writable place (the code directory may be read-only).
+    beat_schedule_file: Path = Field(
+        default=Path(tempfile.gettempdir()) / "innotune-celerybeat-schedule", alias="INNOTUNE_BEAT_SCHEDULE"
+    )
+    # Operations.
+    #: when set, GET /metrics asks for it as a Bearer token.
+    metrics_token: str | None = Field(default=None, alias="INNOTUNE_METRICS_TOKEN")
+    #: the worker's main process serves its children's metrics on this port (0: not served).
+    worker_metrics_port: int = Field(default=0, ge=0, le=65535, alias="INNOTUNE_WORKER_METRICS_PORT")
+    #: a worker child is replaced after a task leaves it above this resident size (KiB, Celery's unit).
+    worker_max_memory_per_child_kib: int = Field(
+        default=200 * 1024, ge=0, alias="INNOTUNE_WORKER_MAX_MEMORY_PER_CHILD_KIB"
+    )
 
     @property
     def embedded(self) -> bool:

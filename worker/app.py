@@ -60,6 +60,10 @@ def create_celery() -> Celery:
         task_ignore_result=True,
         worker_prefetch_multiplier=1,
         broker_connection_retry_on_startup=True,
+        # A child that an upload blew up is replaced after its task instead of keeping the memory.
+        worker_max_memory_per_child=get_settings().worker_max_memory_per_child_kib or None,
+        # Beat writes its schedule after every task it sends: the file's age tells beat is alive.
+        beat_sync_every=1,
         worker_hijack_root_logger=False,
         timezone="UTC",
     )
@@ -74,3 +78,5 @@ def _configure_worker_logging(**_kwargs: object) -> None:
 
 
 celery_app = create_celery()
+
+import worker.observability  # noqa: E402, F401  (its signal handlers: request ids and metrics)

@@ -152,6 +152,7 @@ def web_organization(request: Request, session: DbSession) -> Organization:
     if organization is None:
         path = request.url.path + (f"?{request.url.query}" if request.url.query else "")
         raise SignInRequired(path)
+    request.state.organization_id = organization.id  # for the access log
     return organization
 
 

@@ -9,6 +9,7 @@ The Celery tasks of the same names (worker/tasks.py) and the embedded runner cal
 from __future__ import annotations
 
 import logging
+import time
 
 from conf.settings import get_settings
 from services.audits.callbacks import callback_target, record_callback_status, send_callback
@@ -17,6 +18,7 @@ from services.audits.runs import RunDecision, execute_audit, mark_failed, mark_r
 from services.audits.sweep import SweepOutcome, sweep_stuck_audits
 from services.jobs import PRUNE_AUDITS, RUN_AUDIT, SEND_CALLBACK, SWEEP_AUDITS, enqueue, unit_of_work
 from services.jobs.registry import job
+from services.telemetry import audit_finished
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +41,7 @@ def run_audit_job(audit_id: str, *, time_limit_errors: tuple[type[BaseException]
     if decision is RunDecision.GAVE_UP:
         logger.warning("audit %s failed: out of attempts", audit_id)
         return True
+    started = time.perf_counter()
     try:
         with unit_of_work() as session:
             audit = execute_audit(session, audit_id)
@@ -47,10 +50,22 @@ def run_audit_job(audit_id: str, *, time_limit_errors: tuple[type[BaseException]
                 enqueue(SEND_CALLBACK, audit_id)
     except time_limit_errors:
         limit = settings.audit_soft_time_limit_seconds
+        audit_finished("failed", time.perf_counter() - started)
         return _fail(audit_id, f"the audit ran past its time limit of {limit:g} s")
     except Exception as exc:  # a bug or an outage: the audit must say failed, the log keeps the traceback
         logger.exception("audit %s raised while running", audit_id)
+        audit_finished("failed", time.perf_counter() - started)
         return _fail(audit_id, short_error(exc))
+    if audit is not None:
+        seconds = time.perf_counter() - started
+        audit_finished(audit.status, seconds)
+        logger.info(
+            "audit %s %s in %.3f s",
+            audit_id,
+            audit.status,
+            seconds,
+            extra={"audit_id": audit_id, "status": audit.status, "duration_ms": round(seconds * 1000, 3)},
+        )
     return callback_due
 
 

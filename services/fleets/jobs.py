@@ -15,6 +15,7 @@ from conf.settings import get_settings
 from services.fleets.dispatch import dispatch_due
 from services.jobs import DISPATCH_FLEETS, enqueue, unit_of_work
 from services.jobs.registry import job
+from services.telemetry import fleet_dispatched
 from store.ids import utcnow
 
 logger = logging.getLogger(__name__)
@@ -53,6 +54,7 @@ def dispatch_fleets(
         totals.skipped += sum(report.skipped.values())
         if not report.more or totals.handed_over:
             break
+    fleet_dispatched(totals.runs_started, totals.dispatched)
     if totals.runs_started or totals.dispatched or totals.skipped:
         logger.info(
             "fleet dispatch: %d run(s) started, %d audit(s) sent, %d server(s) skipped in %d chunk(s)",

@@ -11,6 +11,7 @@ import logging
 import threading
 from typing import TYPE_CHECKING, Any
 
+from conf.logging import REQUEST_ID_HEADER, request_id_var
 from conf.settings import get_settings
 from services.jobs.names import Job
 
@@ -56,12 +57,16 @@ def send_jobs(jobs: list[Job]) -> int:
     assert settings.celery_broker_url is not None
     client = _client(settings.celery_broker_url, settings.celery_queue)
     sent = 0
+    # The worker logs its run of the job under the id of the request that queued it.
+    request_id = request_id_var.get()
+    headers = {REQUEST_ID_HEADER: request_id} if request_id else None
     try:
         with client.producer_or_acquire() as producer:
             for job in jobs:
                 client.send_task(
                     job.name,
                     args=list(job.args),
+                    headers=headers,
                     queue=settings.celery_queue,
                     producer=producer,
                     retry=True,

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import socket
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
@@ -59,3 +66,73 @@ def test_unknown_path_is_a_problem_document(use_env: Callable[..., None]) -> Non
     assert response.status_code == 404
     assert response.headers["content-type"] == "application/problem+json"
     assert response.json()["status"] == 404
+
+
+def test_readyz_is_503_naming_the_schema_on_an_unmigrated_database(
+    use_env: Callable[..., None], tmp_path: Path
+) -> None:
+    """A database that answers but was never migrated is not ready: every /v1 call would fail."""
+    use_env(DATABASE_URL=f"sqlite:///{tmp_path / 'empty.db'}", CELERY_BROKER_URL=None)
+    response = TestClient(create_app()).get("/readyz")
+    assert response.status_code == 503
+    database = response.json()["checks"]["database"]
+    assert "schema" in database and "innotune migrate" in database
+    assert "schema" in response.json()["detail"]
+
+
+@contextmanager
+def _silent_server() -> Iterator[int]:
+    """A TCP port that accepts connections and never answers (a Redis frozen by SIGSTOP, say)."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        listener.settimeout(0.2)
+        while not stop.is_set():
+            with suppress(OSError):
+                held.append(listener.accept()[0])
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        yield listener.getsockname()[1]
+    finally:
+        stop.set()
+        thread.join()
+        for connection in held:
+            connection.close()
+        listener.close()
+
+
+def test_readyz_answers_within_the_timeout_when_redis_does_not(
+    use_env: Callable[..., None], service_urls: ServiceUrls
+) -> None:
+    """An unresponsive broker: 503 naming the broker, in about the timeout, never a hang."""
+    with _silent_server() as port:
+        use_env(
+            DATABASE_URL=service_urls.database_url,
+            CELERY_BROKER_URL=f"redis://127.0.0.1:{port}/0",
+            INNOTUNE_READINESS_TIMEOUT="1",
+        )
+        started = time.monotonic()
+        response = TestClient(create_app()).get("/readyz")
+        elapsed = time.monotonic() - started
+    assert response.status_code == 503
+    assert response.json()["checks"]["database"] == "ok"
+    assert response.json()["checks"]["broker"] != "ok"
+    assert elapsed < 3, elapsed
+
+
+def test_a_missing_module_is_not_called_an_unreachable_broker(
+    use_env: Callable[..., None], service_urls: ServiceUrls, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An installation without the Redis client says so, instead of blaming the network."""
+    use_env(DATABASE_URL=service_urls.database_url, CELERY_BROKER_URL=service_urls.broker_url)
+    monkeypatch.setitem(sys.modules, "redis", None)
+    response = TestClient(create_app()).get("/readyz")
+    assert response.status_code == 503
+    broker = response.json()["checks"]["broker"]
+    assert "missing" in broker and "redis" in broker and "unreachable" not in broker
