@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from contextlib import suppress
 
 import pytest
 
@@ -15,10 +16,9 @@ HUGE = "9" * 400
 
 
 def _audit_or_input_error(inputs: AuditInputs) -> None:
-    try:
+    # A clear complaint about the input is fine; arithmetic errors are not.
+    with suppress(InputError):
         run_audit(inputs)
-    except InputError:
-        pass  # a clear complaint about the input is fine; arithmetic errors are not
 
 
 def test_every_numeric_variable_at_400_digits_audits_without_arithmetic_errors() -> None:
