@@ -25,6 +25,7 @@ from services.audits.runs import MAX_ERROR_CHARS, short_error
 from services.jobs import RUN_AUDIT_BATCH, SEND_CALLBACK, enqueue, unit_of_work
 from services.jobs.registry import job
 from services.snapshots import audit_inputs
+from services.telemetry import audit_finished
 from store.ids import utcnow
 from store.models import FINISHED_STATUSES, RESULT_ATTRIBUTES, Audit, AuditStatus, Snapshot
 from store.repositories.audits import previous_succeeded_for
@@ -126,7 +127,9 @@ def run_audit_batch(*audit_ids: str) -> BatchReport:
         claimed = _claim(session, list(audit_ids), get_settings().audit_max_attempts, report)
     timings["claim"] += time.perf_counter() - began
     outcomes: dict[str, Any] = {}
+    seconds: dict[str, float] = {}
     for audit in claimed:
+        audit_began = time.perf_counter()
         try:
             outcomes[audit.id] = run_audit(audit_inputs(audit.inputs, audit.parameters), timings=timings)
         except InputError as exc:
@@ -134,10 +137,13 @@ def run_audit_batch(*audit_ids: str) -> BatchReport:
         except Exception as exc:  # a bug: this audit says failed, the log keeps the traceback
             logger.exception("audit %s raised while running", audit.id)
             outcomes[audit.id] = short_error(exc)
+        seconds[audit.id] = time.perf_counter() - audit_began
     began = time.perf_counter()
     with unit_of_work() as session:
         _store(session, claimed, outcomes, report)
     timings["store"] += time.perf_counter() - began
+    for audit_id, outcome in outcomes.items():
+        audit_finished("failed" if isinstance(outcome, str) else "succeeded", seconds[audit_id])
     logger.info(
         "audit batch: %d succeeded, %d failed, %d skipped",
         report.succeeded,
