@@ -24,8 +24,8 @@ bad_value, loose_bad_value, ambiguous_prefix, unknown_name, misspelling, other_f
 plugin_not_loaded, refused_prefix, compatibility_stub, and loose_* forms), `option` (the full name reached),
 `plugin`, `value` (what the server ends up using, where known), `suggestion` (the corrected
 ``name = value`` line keeping the user's value, where the intent is clear), `basis` (the data
-set used), `certain` (False when the data is partial: MariaDB other than 10.11, MySQL before 5.7,
-MySQL plugin options, a MySQL name listed only for other versions).
+set used), `certain` (False when the data is partial: versions no list covers, plugin options the
+lists hide, a name listed only for other versions, an ambiguous prefix where prefixes are taken).
 Properties: `is_critical` (refused or plugin lost) and `stops_server`.
 
 How the wiring is meant to go (config_validity, engine, differ): call `judge()` for every
@@ -38,12 +38,14 @@ Data (``data/``), every fact with its source:
   --help``, the live server's ``information_schema.SYSTEM_VARIABLES`` and probes of the binary.
   Regenerate with ``python -m advisor.optioncheck.generate_mariadb`` (needs the binary and a
   live server). Other MariaDB versions are judged with these facts (``certain=False``).
-* ``names.json`` — which option names each MySQL version accepts: the help sections of the servers' own
-  ``mysql-test/r/mysqld--help-notwin.result`` for 5.7.18, 8.0.3, 8.0.41 and 9.x (``sources/*.names``, each
-  naming its repository, path and commit), with the names those results hide (plugin options) marked
-  blind. Regenerate with ``python -m advisor.optioncheck.generate_names``. MySQL value types are borrowed
-  from the same-named MariaDB option where one exists. Name verdicts are certain for MySQL 5.7 up to the
-  newest snapshot (see ``versions``).
+* ``names.json`` — which option names each version accepts: the help sections of the servers' own
+  ``mysqld --verbose --help`` test results — MySQL 5.5.29, 5.6.40, 5.7.18, 8.0.3, 8.0.41, 9.x and
+  MariaDB 12.3 — beside MariaDB 10.11's real list (``sources/*.names``, each naming its repository, path
+  and commit), with the names those results hide (plugin options) marked blind. Regenerate with
+  ``python -m advisor.optioncheck.generate_names``. MySQL value types are borrowed from the same-named
+  MariaDB option where one exists. Name verdicts are certain for MySQL 5.5 to 9.x and MariaDB 10.11 to
+  12.3 (see ``versions``); a MySQL name resolves, and an abbreviation is unique or ambiguous, among the
+  names of the lists around the target version.
 * ``mariadb-10.11-quirks.json`` — what startup does after option parsing, observed on the binary:
   string options it validates (character sets, collations, locales, replication rules...), the
   FORCE plugin whose failure stops it (MyISAM), values that crash it.

@@ -155,6 +155,14 @@ def mysql() -> FlavorData:
 
 
 @cache
+def mysql_near(names: frozenset[str]) -> FlavorData:
+    """The MySQL options of one version's neighbouring lists: what a written name resolves against there
+    (an abbreviation is unique or ambiguous among these, not among every version's names)."""
+    every = mysql()
+    return replace(every, options={name: facts for name, facts in every.options.items() if name in names})
+
+
+@cache
 def foreign() -> Foreign:
     document = _read("foreign.json")
     maria_names = set(mariadb().options)

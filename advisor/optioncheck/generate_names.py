@@ -9,8 +9,9 @@ Inputs, every fact with its source:
 * ``sources/<flavor>-<version>.names`` — the option names of one server version, as printed in the help
   section of its ``mysqld --verbose --help`` test result (``mysql-test/r/mysqld--help-notwin.result`` for
   MySQL). Each file starts with ``# key: value`` lines naming the flavor, version, repository, path and
-  commit the names were read from (with the search tool's ``read_file``); to refresh one, read the same
-  file at a newer commit and write its ``--name`` entries in.
+  commit the names were read from (with the search tool's ``read_file``), and ``fork_adds``: options the
+  copy of the source added, left out of the version's list; to refresh one, read the same file at a newer
+  commit and write its ``--name`` entries in.
 * ``data/mariadb-10.11.json`` — MariaDB 10.11's names read off the real ``mariadbd`` (generate_mariadb).
 * ``../catalog/variables.json`` — when the tuned catalog dates a system variable later than the first
   snapshot whose option list already has the name, the option predates the variable: recorded under
@@ -38,7 +39,7 @@ SOURCES = HERE / "sources"
 OUTPUT = HERE / "data" / "names.json"
 MARIADB_REAL = HERE / "data" / "mariadb-10.11.json"
 CATALOG = HERE.parent / "catalog" / "variables.json"
-HEADER_KEYS = ("flavor", "version", "repo", "path", "commit", "note")
+HEADER_KEYS = ("flavor", "version", "repo", "path", "commit", "note", "fork_adds")
 
 # Names the test results cannot show, per flavor: prefixes (the name or name_...) and exact names.
 BLIND: dict[str, dict[str, Any]] = {
@@ -107,7 +108,8 @@ def read_extract(path: Path) -> tuple[dict[str, str], set[str]]:
     missing = [key for key in HEADER_KEYS[:5] if key not in header]
     if missing:
         raise SystemExit(f"{path}: header lacks {', '.join(missing)}")
-    return header, names
+    # options the copy of the source added (not upstream's): read, recorded, but not listed for the version
+    return header, names - {canonical(word) for word in header.get("fork_adds", "").split()}
 
 
 def real_mariadb() -> tuple[dict[str, str], set[str]]:
@@ -168,11 +170,8 @@ def build() -> dict[str, Any]:
             "option_before_variable": option_before_variable(flavor, listed),
             "names": {name: "".join("1" if name in names else "0" for _, names in listed) for name in every},
         }
-    return {
-        "format": 1,
-        "generated_by": "python -m advisor.optioncheck.generate_names (from sources/*.names; do not edit)",
-        "flavors": flavors,
-    }
+    made_by = "python -m advisor.optioncheck.generate_names (from sources/*.names; do not edit)"
+    return {"format": 1, "generated_by": made_by, "flavors": flavors}
 
 
 def render(document: dict[str, Any]) -> str:

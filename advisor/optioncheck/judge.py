@@ -30,6 +30,8 @@ def judge(name: str, value: str | None, *, flavor: str, version: str | tuple[int
     if resolution.ambiguous:
         return ambiguous(state, current, resolution, loose)
     if resolution.facts is None:
+        if absent_here(state, current):  # an option of other versions, whose list the target's lacks
+            return not_in_version(state, current, loose)
         return unknown(state, current, loose)
     if resolution.by_prefix and flavor == "mysql" and state.version >= (5, 7):
         return unknown(state, current, loose, prefix_of=resolution.facts.name)

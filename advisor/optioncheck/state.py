@@ -29,7 +29,9 @@ class Judgement:
         self.written, self.value, self.flavor, self.version, self.os = name, value, flavor, version, os
         self.data, self.history = catalogs.mariadb(), history(flavor)
         if flavor == "mysql":  # the MySQL test results of the versions around the target
-            self.data = catalogs.mysql()
+            covered = self.history is not None and self.history.covers(version)
+            near = self.history.names_near(version) if self.history is not None and covered else None
+            self.data = catalogs.mysql_near(near) if near is not None else catalogs.mysql()
         elif version[:2] == (10, 11):  # read off the real mariadbd 10.11: complete, plugins and values too
             self.history = None
         else:  # other MariaDB: 10.11's facts, and the names of the MariaDB test results around the target

@@ -14,6 +14,7 @@ def absent_here(state: Judgement, name: str) -> bool:
     names = state.history
     return (
         names is not None
+        and name in names.listed
         and names.covers(state.version)
         and not names.blind(name)
         and (not names.listed_near(name, state.version))
@@ -75,7 +76,10 @@ def ambiguous(state: Judgement, name: str, resolution: Resolution, loose: bool) 
                              plugin=resolution.plugin)  # fmt: skip
     # a plugin option the test results do not list; or, on MariaDB other than 10.11, where a prefix is
     # taken when unique, candidates that differ from version to version
-    unsure = state.history is not None and (state.history.blind(name) or state.flavor == "mariadb")
+    # (MySQL before 5.7 takes a unique prefix too, and the lists around it may hold more candidates)
+    unsure = state.history is not None and (
+        state.history.blind(name) or state.flavor == "mariadb" or state.version < (5, 7)
+    )
     return state.verdict(Outcome.REFUSES_TO_START, "ambiguous_prefix",
                          f"{words}. The server refuses to start ('ambiguous option').", certain=not unsure)  # fmt: skip
 

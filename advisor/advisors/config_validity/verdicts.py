@@ -6,7 +6,7 @@ an abbreviation, a word where a number goes, a decimal size) the corrected line 
 user's own value. That correction keeps their value, so it defers to any rule that wants another one.
 
 Name verdicts are trusted only where the option data is complete for the target: MariaDB 10.11 (read
-off the real server), MariaDB 10.11 to 12.3 and MySQL 5.7 to 9.x (the servers' own mysqld--help test
+off the real server), MariaDB 10.11 to 12.3 and MySQL 5.5 to 9.x (the servers' own mysqld--help test
 results, advisor/optioncheck/data/names.json), for names those results do not hide (plugin options).
 Elsewhere (older versions, Percona Server's extra options) an unknown name may be a real option of that
 version, and the older near-miss check speaks instead. Value verdicts (how a number, size or
