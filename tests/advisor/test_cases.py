@@ -41,3 +41,6 @@ def test_case(case: Case) -> None:
     assert not missing_lines, f"{case.id}: the recommended files lack {missing_lines}"
     kept = [line for line in case.mycnf_lacks if line in lines]
     assert not kept, f"{case.id}: the recommended files still hold {kept}"
+    live = {f.variable: f.apply_sql for f in result.findings if f.variable and f.change == "set"}
+    for variable, sql in case.apply_sql.items():
+        assert live.get(variable) == sql, f"{case.id}: {variable} live SQL {live.get(variable)!r}"
