@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -260,7 +261,7 @@ def _audits_bytes() -> int:
 def _where_time_goes(logs: Path, offsets: dict[Path, int], seconds: float, options: Any) -> dict[str, Any]:
     """Worker seconds per phase, summed over the batches the workers logged during this run."""
     phases = dict.fromkeys(("claim", "parse", "rules", "store"), 0.0)
-    batches = 0
+    batches, cpu, audits = 0, 0.0, 0
     for path, offset in offsets.items():
         with path.open("rb") as handle:
             handle.seek(offset)
@@ -269,6 +270,10 @@ def _where_time_goes(logs: Path, offsets: dict[Path, int], seconds: float, optio
                     continue
                 record = json.loads(line)
                 batches += 1
+                cpu += record.get("batch_cpu_ms", 0.0) / 1000
+                audits += sum(
+                    int(number) for number in re.findall(r"(\d+) (?:succeeded|failed)", record["message"])
+                )
                 for phase, value in record["batch_ms"].items():
                     phases[phase] = phases.get(phase, 0.0) + value / 1000
     capacity = seconds * options.workers * options.concurrency
@@ -277,6 +282,7 @@ def _where_time_goes(logs: Path, offsets: dict[Path, int], seconds: float, optio
         "batches": batches,
         "worker_seconds": {phase: round(value, 2) for phase, value in phases.items()},
         "broker_queue_idle_seconds": round(capacity - busy, 2),
+        "worker_cpu_ms_per_audit": round(cpu * 1000 / audits, 2) if audits else None,
         "worker_capacity_seconds": round(capacity, 2),
     }
 

@@ -10,7 +10,11 @@ Submissions are open-loop (each at its scheduled time, whatever the previous one
 through the services (`--via services`: unit of work → commit → enqueue, what the API does) or
 through HTTP (`--via http`: POST /v1/audits to an `innotune serve` of its own). Latency is the
 worker's `finished_at` minus the moment the submission started (one clock: the same host).
-Prints the figures and records them under the mode's key in bench/results/service_submit.json.
+With `--fleet N` (issue 14) a forced re-audit of an N-server fleet (set up as bench/fleet_reaudit.py
+does) starts as the load begins: the submissions must keep their latency while the fleet's batches
+run on the same worker, which serves them from a queue of their own after the main one.
+Prints the figures and records them under the mode's key in bench/results/service_submit.json
+(`services+fleet10000` and the like with --fleet).
 """
 
 from __future__ import annotations
@@ -208,13 +212,56 @@ def _finished(ids: list[str], timeout: float = 60) -> dict[str, tuple[str, datet
         time.sleep(0.5)
 
 
+def _fleet_setup(servers: int) -> tuple[str, str]:
+    """(org id, fleet id) of a fleet of `servers` servers, as the fleet bench builds it."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from fleet_reaudit import _setup_fleet
+
+    org_id, fleet_id, _ = _setup_fleet(servers)
+    return org_id, fleet_id
+
+
+def _fleet_start(fleet: tuple[str, str]) -> tuple[str, float]:
+    from services.fleets import start_reaudit
+    from services.jobs import unit_of_work
+
+    with unit_of_work() as session:  # commits, then sends `fleets.dispatch`
+        run_id = start_reaudit(session, fleet[0], fleet[1], force=True).id
+    return run_id, time.monotonic()
+
+
+def _fleet_finish(
+    fleet: tuple[str, str], started: tuple[str, float], timeout: float = 900
+) -> dict[str, object]:
+    """How far the fleet run got while the load ran, then how long it took to finish."""
+    from services.fleets import get_run_progress
+    from store.db import unit_of_work
+
+    def progress() -> dict[str, object]:
+        with unit_of_work() as session:
+            return get_run_progress(session, fleet[0], fleet[1], started[0])
+
+    during = progress()
+    while not progress()["finished"] and time.monotonic() - started[1] < timeout:
+        time.sleep(0.5)
+    final = progress()
+    return {
+        "servers": final["total"],
+        "done_when_load_ended": during["done"],
+        "succeeded": final["succeeded"],
+        "seconds_to_finish": round(time.monotonic() - started[1], 1),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--via", choices=["services", "http"], default="services")
     parser.add_argument("--rate", type=float, default=50.0, help="submissions per second")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--concurrency", type=int, default=os.cpu_count() or 2, help="worker processes")
+    parser.add_argument("--fleet", type=int, default=0, help="servers of a fleet re-audited during the load")
     options = parser.parse_args()
+    load_before = os.getloadavg()[0]
 
     from sqlalchemy.engine import make_url
 
@@ -244,6 +291,7 @@ def main() -> None:
         worker = _start([*cli, "worker", "--concurrency", str(options.concurrency)], env, logs / "worker.log")
         processes.append(worker)
         org_id, key, server_id = _setup_data()
+        fleet = _fleet_setup(options.fleet) if options.fleet else None
         submit = _submit_via_services
         if options.via == "http":
             port = 18000 + int(run[:4], 16) % 1000
@@ -257,8 +305,10 @@ def main() -> None:
             _finished([submit(org_id, server_id)], timeout=30)
         sampler = RssSampler(worker.pid)
         sampler.start()
+        fleet_run = _fleet_start(fleet) if fleet else None
         submitted, errors, elapsed = _run_load(submit, org_id, server_id, options.rate, options.seconds)
         done = _finished([audit_id for audit_id, _ in submitted])
+        fleet_figures = _fleet_finish(fleet, fleet_run) if fleet and fleet_run else None
         time.sleep(0.5)
         sampler.stop.set()
         sampler.join()
@@ -303,13 +353,16 @@ def main() -> None:
         },
         "targets": TARGETS,
         "cpus": os.cpu_count(),
+        "loadavg_1m_before_after": [round(load_before, 2), round(os.getloadavg()[0], 2)],
     }
+    if fleet_figures is not None:
+        results["fleet_during_load"] = fleet_figures
     if errors:
         results["first_errors"] = errors[:3]
     print(json.dumps(results, indent=2))
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     recorded = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-    recorded[options.via] = results  # one entry per way of submitting
+    recorded[options.via + (f"+fleet{options.fleet}" if options.fleet else "")] = results
     RESULTS.write_text(json.dumps(recorded, indent=2, sort_keys=True) + "\n")
 
 

@@ -94,7 +94,8 @@ def worker(ctx: click.Context, concurrency: int | None) -> None:
         prepare_metrics_directory()  # before prometheus_client is imported
     from worker.app import celery_app
 
-    argv = [*_quiet(settings.log_format), "worker", "--queues", settings.celery_queue]
+    queues = f"{settings.celery_queue},{settings.celery_fleet_queue}"
+    argv = [*_quiet(settings.log_format), "worker", "--queues", queues]
     argv += ["--loglevel", settings.log_level]
     if concurrency:
         argv += ["--concurrency", str(concurrency)]

@@ -72,6 +72,13 @@ class Settings(BaseSettings):
     )
 
     @property
+    def celery_fleet_queue(self) -> str:
+        """Fleet runs' audit batches wait here; workers take from it only when the main queue is empty
+        (sorted queue order: `innotune` before `innotune.fleet`), so a single audit never queues
+        behind a 10,000-server re-audit."""
+        return f"{self.celery_queue}.fleet"
+
+    @property
     def embedded(self) -> bool:
         """True when tasks run in-process because no broker is configured."""
         return not self.celery_broker_url

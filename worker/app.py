@@ -23,6 +23,8 @@ def configure_celery(app: Celery, settings: Settings) -> None:
             "visibility_timeout": settings.broker_visibility_timeout_seconds,
             "unacked_restore_interval": 5,
             "unacked_restore_throttle": 1,
+            # each free worker process takes from the main queue before the fleet queue (settings)
+            "queue_order_strategy": "sorted",
         },
         beat_schedule={
             "sweep-stuck-audits": {

@@ -13,12 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 from conf.logging import REQUEST_ID_HEADER, request_id_var
 from conf.settings import get_settings
-from services.jobs.names import Job
+from services.jobs.names import RUN_AUDIT_BATCH, Job
 
 if TYPE_CHECKING:
     from celery import Celery
 
 logger = logging.getLogger(__name__)
+#: jobs that go to the fleet queue, which workers serve after the main one.
+BULK_JOBS = frozenset({RUN_AUDIT_BATCH})
 
 # A publish to a broker that is down gives up after about half a second: the sweeper has the audit.
 _PUBLISH_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.3}
@@ -67,7 +69,7 @@ def send_jobs(jobs: list[Job]) -> int:
                     job.name,
                     args=list(job.args),
                     headers=headers,
-                    queue=settings.celery_queue,
+                    queue=settings.celery_fleet_queue if job.name in BULK_JOBS else settings.celery_queue,
                     producer=producer,
                     retry=True,
                     retry_policy=_PUBLISH_RETRY,
