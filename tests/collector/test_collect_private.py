@@ -303,3 +303,30 @@ def test_uptime_interval_and_every_note_are_in_the_manifest(runs: Runs) -> None:
     ]
     assert printed and printed == manifest["notes"]
     print(f"\nreplica manifest: {json.dumps(manifest, indent=2)}")
+
+
+def test_a_stopped_replica_is_not_counted_as_one(pair: Pair) -> None:
+    """Replication configured but stopped: standalone (no binary log), with a note naming the source;
+    running again: replica. Read through the collector's own detection on a live connection."""
+    from collector.role import detect_role
+
+    def role() -> tuple[str, tuple[str, ...]]:
+        with pair.replica.connect() as connection, connection.cursor() as cursor:
+            cursor.execute("SHOW GLOBAL VARIABLES")
+            variables = {str(name).lower(): str(value) for name, value in cursor.fetchall()}
+            cursor.execute("SHOW GLOBAL STATUS")
+            status = {str(name).lower(): str(value) for name, value in cursor.fetchall()}
+            found = detect_role(connection, variables, status)
+        return found.role, found.notes
+
+    pair.replica.execute("STOP SLAVE")
+    try:
+        stopped, notes = role()
+    finally:
+        pair.replica.execute("START SLAVE")
+    assert stopped == "standalone"
+    assert any("replication from 127.0.0.1 is configured but stopped" in note for note in notes)
+    deadline = time.monotonic() + 30
+    while role()[0] != "replica" and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert role()[0] == "replica"
