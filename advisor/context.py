@@ -40,11 +40,13 @@ class Setting:
     group: str | None = None
     file_value: str | None = None
     live_value: str | None = None
+    #: where a live value was read: SHOW GLOBAL VARIABLES, or a status counter that shows it.
+    live_source: str = "SHOW GLOBAL VARIABLES"
 
     def where(self) -> str:
-        """`my.cnf:12`, `SHOW VARIABLES`, or `default for this version`."""
+        """`my.cnf:12`, `SHOW GLOBAL VARIABLES` (or the status it was read from), or `default for this version`."""
         if self.source == "live":
-            return "SHOW GLOBAL VARIABLES"
+            return self.live_source
         if self.source == "cnf":
             return f"{self.file}:{self.line}"
         return "default for this version"

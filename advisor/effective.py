@@ -14,16 +14,21 @@ from typing import TYPE_CHECKING
 
 from advisor.context import EffectiveConfig, LiveExistence, Setting
 from advisor.sql import same_value
-from advisor.units import parse_bool
+from advisor.units import parse_bool, parse_size
 
 if TYPE_CHECKING:
     from advisor.catalog import Catalog
     from advisor.inputs.optionfiles import OptionEntry, OptionFileSet
-    from advisor.inputs.statusvars import VariablesDump
+    from advisor.inputs.statusvars import StatusView, VariablesDump
     from advisor.version import ServerVersion
 
 # Prefixes whose entries do not set the variable itself (`maximum-x` caps SET SESSION x).
 _NOT_A_VALUE = frozenset({"maximum", "autoset"})
+POOL = "innodb_buffer_pool_size"
+#: a file's pool this close above the pool counted in SHOW GLOBAL STATUS is the one running.
+POOL_MATCH_FRACTION = 0.95
+# Variables shown as ON/OFF whose option takes a base name that turns them on (`log-bin = mysql-bin`).
+_BASE_NAME_TURNS_ON = frozenset({"log_bin"})
 
 
 def _default_text(value: object) -> str | None:
@@ -76,6 +81,10 @@ class LayeredSettings(Mapping[str, Setting]):
             return False
         return True
 
+    def observe(self, setting: Setting) -> None:
+        """A live value seen elsewhere than SHOW GLOBAL VARIABLES (a status counter) wins over the file."""
+        self._cache[setting.name] = setting
+
     def _build(self, name: str) -> Setting | None:
         entry = self._file.get(name)
         file_value = _entry_value(entry) if entry is not None else None
@@ -118,10 +127,44 @@ def _file_entries(
 
 
 def _differs(catalog: Catalog, version: ServerVersion, name: str, file_value: str, live_value: str) -> bool:
-    """Only values of the same kind compare: `log-bin = mysql-bin` in a file is not drift from ON."""
+    """Only values of the same kind compare: `log-bin = mysql-bin` in a file is not drift from ON,
+    though it is from OFF (a base name turns binary logging on)."""
+    if name in _BASE_NAME_TURNS_ON and parse_bool(file_value) is None:
+        return parse_bool(live_value) is False
     if (parse_bool(live_value) is None) != (parse_bool(file_value) is None):
         return False
     return not same_value(catalog, version, name, file_value, live_value)
+
+
+def _pool_seen_in_status(
+    file_entries: Mapping[str, OptionEntry], status: StatusView | None
+) -> Setting | None:
+    """Without a variables dump, SHOW GLOBAL STATUS still shows the pool the server runs
+    (Innodb_buffer_pool_pages_total × Innodb_page_size). When the file's size is not that pool, the
+    file is not in effect yet: the running pool is the live value (a re-audit of a file installed but
+    not applied must not read as fixed). MariaDB counts a few pages fewer than the size (block
+    descriptors take ~1%), so a file within POOL_MATCH_FRACTION of the counted pool matches."""
+    entry = file_entries.get(POOL)
+    if status is None or entry is None:
+        return None
+    pages, page_size = status.value("innodb_buffer_pool_pages_total"), status.value("innodb_page_size")
+    file_bytes = parse_size(_entry_value(entry))
+    if not pages or not page_size or not file_bytes:
+        return None
+    running = pages * page_size
+    if running <= file_bytes and running >= file_bytes * POOL_MATCH_FRACTION:
+        return None
+    return Setting(
+        POOL,
+        str(running),
+        "live",
+        entry.file,
+        entry.line,
+        entry.group,
+        _entry_value(entry),
+        str(running),
+        live_source="SHOW GLOBAL STATUS (Innodb_buffer_pool_pages_total × Innodb_page_size)",
+    )
 
 
 def build_effective_config(
@@ -130,6 +173,7 @@ def build_effective_config(
     options: OptionFileSet | None,
     groups: Collection[str],
     variables: VariablesDump | None,
+    status: StatusView | None = None,
 ) -> EffectiveConfig:
     """Merge the three layers; record the variables whose live value departs from the file."""
     file_entries = _file_entries(catalog, version, options, groups)
@@ -141,4 +185,8 @@ def build_effective_config(
         for name, entry in file_entries.items()
         if name in live and _differs(catalog, version, name, _entry_value(entry), live[name])
     )
+    seen = _pool_seen_in_status(file_entries, status) if variables is None else None
+    if seen is not None:
+        settings.observe(seen)
+        drift = (*drift, seen)
     return EffectiveConfig(settings=settings, drift=drift, live=existence)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from advisor.advisors import all_rules, precedence
 from advisor.catalog import Catalog, get_catalog
-from advisor.context import AuditContext
+from advisor.context import AuditContext, Setting
 from advisor.derived.inputs import missing_input_findings, missing_needs
 from advisor.differ import render_recommendation
 from advisor.dropin import render_dropin
@@ -33,7 +33,7 @@ from advisor.inputs.statusvars import (
     parse_variables,
 )
 from advisor.live_sql import order_live_sql
-from advisor.model import AuditInputs, AuditResult, VersionSource
+from advisor.model import AuditInputs, AuditResult, Drift, VersionSource
 from advisor.rules import Proposal, Rule
 from advisor.sql import apply_sql, same_value
 from advisor.version import ServerVersion, parse_version
@@ -131,7 +131,9 @@ def build_context(parsed: ParsedInputs, inputs: AuditInputs, catalog: Catalog | 
     """Merge defaults, the option files and live variables into one immutable context."""
     catalog = catalog or get_catalog()
     groups = groups_read(parsed.version)
-    config = build_effective_config(catalog, parsed.version, parsed.options, groups, parsed.variables)
+    config = build_effective_config(
+        catalog, parsed.version, parsed.options, groups, parsed.variables, parsed.status
+    )
     return AuditContext(
         version=parsed.version,
         role=inputs.role,
@@ -249,6 +251,17 @@ def _secrets_warning(kept_out: tuple[str, ...]) -> tuple[InputWarning, ...]:
     )
 
 
+def _drift(ctx: AuditContext, setting: Setting) -> Drift:
+    """The file's value not yet live, with the SQL that applies it when the variable is dynamic."""
+    name, value = setting.name, setting.file_value
+    if value is None or not ctx.knows(name) or not ctx.catalog.is_dynamic(name, ctx.version):
+        return Drift(setting)
+    try:
+        return Drift(setting, apply_sql(ctx.catalog, ctx.version, name, value))
+    except ValueError:
+        return Drift(setting)
+
+
 def audit(inputs: AuditInputs, timings: dict[str, float] | None = None) -> AuditResult:
     """The whole offline audit; `timings` (when given) adds up seconds spent in "parse" and "rules"."""
     began = perf_counter()
@@ -268,7 +281,7 @@ def audit(inputs: AuditInputs, timings: dict[str, float] | None = None) -> Audit
         dropin=render_dropin(ctx, findings),
         secrets_kept_out=recommendation.secrets_kept_out,
         warnings=(*parsed.warnings, *_secrets_warning(recommendation.secrets_kept_out)),
-        drift=ctx.config.drift,
+        drift=tuple(_drift(ctx, setting) for setting in ctx.config.drift),
         figures=audit_figures(ctx, findings).to_dict(),
     )
     if timings is not None:  # a measurement for the fleet bench, never an input to the audit

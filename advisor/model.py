@@ -84,6 +84,30 @@ class InputSummary:
 
 
 @dataclass(frozen=True)
+class Drift:
+    """A setting whose running value is not the option file's: in the file, not yet live.
+
+    `apply_sql` brings the running server to the file's value without a restart; None when the
+    variable is not dynamic (a restart applies it) or when the target version does not say."""
+
+    setting: Setting
+    apply_sql: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        setting = self.setting
+        return {
+            "name": setting.name,
+            "file_value": setting.file_value,
+            "live_value": setting.live_value,
+            "live_source": setting.live_source,
+            "file": setting.file,
+            "line": setting.line,
+            "apply_sql": self.apply_sql,
+            "restart_required": self.apply_sql is None,
+        }
+
+
+@dataclass(frozen=True)
 class AuditResult:
     """Findings sorted by severity, the unified diff of the my.cnf and the recommended file."""
 
@@ -96,7 +120,7 @@ class AuditResult:
     #: the numbers behind the pictures (AuditFigures.to_dict); {} when not computed.
     figures: Mapping[str, int | None] = field(default_factory=dict)
     #: settings whose live value (SHOW VARIABLES) differs from the option file's: unapplied changes.
-    drift: tuple[Setting, ...] = ()
+    drift: tuple[Drift, ...] = ()
     #: every uploaded option file with its path, recommended text and diff (upload order).
     files: tuple[RecommendedFile, ...] = ()
     #: the override-file alternative to editing the files, or None when nothing changes.
@@ -119,15 +143,6 @@ class AuditResult:
             "dropin": self.dropin.to_dict() if self.dropin is not None else None,
             "secrets_kept_out": list(self.secrets_kept_out),
             "warnings": [warning.describe() for warning in self.warnings],
-            "drift": [
-                {
-                    "name": setting.name,
-                    "file_value": setting.file_value,
-                    "live_value": setting.live_value,
-                    "file": setting.file,
-                    "line": setting.line,
-                }
-                for setting in self.drift
-            ],
+            "drift": [item.to_dict() for item in self.drift],
             "figures": dict(self.figures),
         }

@@ -99,6 +99,8 @@ def unified_diff(
     of old lines the diff must not show. Linear: no search needed."""
     hunks: list[list[Block]] = []
     for block in _blocks(len(old), len(new), origins):
+        if old[block[0] : block[1]] == new[block[2] : block[3]]:
+            continue  # a line written back as it was is no change: never a `-x` / `+x` pair
         if hunks and _joinable(hunks[-1][-1], block, protected):
             hunks[-1].append(block)
         else:

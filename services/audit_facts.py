@@ -5,7 +5,7 @@ keeps of the watched variables.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from advisor.errors import InputError
@@ -48,6 +48,18 @@ KEY_SEPARATOR = "|"
 def finding_key(finding: Mapping[str, Any]) -> str:
     """`rule|variable`: what makes two audits' findings "the same finding"."""
     return f"{finding.get('rule')}{KEY_SEPARATOR}{finding.get('variable') or ''}"
+
+
+def drift_names(drift: Iterable[Mapping[str, Any]] | None) -> frozenset[str]:
+    """The variables an audit found set in the file but running another value (not yet live)."""
+    return frozenset(str(entry.get("name")) for entry in drift or ())
+
+
+def not_yet_live(finding: Mapping[str, Any], drifting: Collection[str]) -> bool:
+    """A finding gone from a re-audit only because the file now says so, while the server still runs
+    the old value: not resolved, just not applied (restart or run the SQL)."""
+    variable = finding.get("variable")
+    return bool(variable) and str(variable) in drifting
 
 
 def finding_keys(findings: Iterable[Mapping[str, Any]]) -> list[str]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from services.audit_facts import finding_key
+from services.audit_facts import drift_names, finding_key, not_yet_live
 from services.audits.queries import get_audit
 from services.errors import Conflict, NotFound
 from services.servers import get_server
@@ -31,7 +31,11 @@ def _finding_summary(finding: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _compare_findings(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> dict[str, Any]:
+def _compare_findings(
+    before: list[dict[str, Any]], after: list[dict[str, Any]], drifting: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """New, resolved and unchanged findings; a finding gone only from the file's side (its variable
+    still runs another value) is `not_yet_live`, never resolved."""
     earlier = {finding_key(finding): finding for finding in before}
     later = {finding_key(finding): finding for finding in after}
     unchanged = []
@@ -39,9 +43,11 @@ def _compare_findings(before: list[dict[str, Any]], after: list[dict[str, Any]])
         entry = _finding_summary(later[key])
         entry["severity_before"] = earlier[key].get("severity")
         unchanged.append(entry)
+    gone = [earlier[key] for key in sorted(earlier.keys() - later.keys())]
     return {
         "new": [later[key] for key in sorted(later.keys() - earlier.keys())],
-        "resolved": [earlier[key] for key in sorted(earlier.keys() - later.keys())],
+        "resolved": [finding for finding in gone if not not_yet_live(finding, drifting)],
+        "not_yet_live": [finding for finding in gone if not_yet_live(finding, drifting)],
         "unchanged": unchanged,
     }
 
@@ -101,7 +107,9 @@ def compare_audits(
             "after": after.worst_severity,
         },
         "findings": _compare_findings(
-            list(before.findings or []) if before is not None else [], list(after.findings or [])
+            list(before.findings or []) if before is not None else [],
+            list(after.findings or []),
+            drift_names(after.drift),
         ),
         "mycnf": {"changed": bool(files), "files": files},
         "drift": {

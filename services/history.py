@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import difflib
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from advisor.findings import Severity
+from services.audit_facts import drift_names, not_yet_live
 from services.audits.queries import get_audit
 from services.errors import NotFound
 from services.pagination import MAX_LIMIT
@@ -92,20 +93,26 @@ class FindingChanges:
     resolved: list[Mapping[str, Any]] = field(default_factory=list)
     changed: list[ChangedFinding] = field(default_factory=list)
     unchanged: int = 0
+    #: gone from the newer audit only because its file says so: the server still runs the old value.
+    not_yet_live: list[Mapping[str, Any]] = field(default_factory=list)
 
 
 _COMPARED_FIELDS = ("severity", "current", "recommended")
 
 
 def compare_findings(
-    older: Iterable[Mapping[str, Any]] | None, newer: Iterable[Mapping[str, Any]] | None
+    older: Iterable[Mapping[str, Any]] | None,
+    newer: Iterable[Mapping[str, Any]] | None,
+    drifting: Collection[str] = (),
 ) -> FindingChanges:
-    """Match findings by rule and variable; list what appeared, what was resolved and what moved."""
+    """Match findings by rule and variable; list what appeared, what was resolved and what moved. A
+    finding whose variable is in `drifting` (the newer file's value is not running yet) is not resolved."""
     before = {finding_key(finding): finding for finding in older or ()}
     after = {finding_key(finding): finding for finding in newer or ()}
+    gone = [finding for key, finding in before.items() if key not in after]
     changes = FindingChanges(
         appeared=[finding for key, finding in after.items() if key not in before],
-        resolved=[finding for key, finding in before.items() if key not in after],
+        resolved=[finding for finding in gone if not not_yet_live(finding, drifting)],
     )
     unchanged = 0
     for key, finding in after.items():
@@ -116,7 +123,8 @@ def compare_findings(
             changes.changed.append(ChangedFinding(before[key], finding, moved))
         else:
             unchanged += 1
-    return FindingChanges(changes.appeared, changes.resolved, changes.changed, unchanged)
+    pending = [finding for finding in gone if not_yet_live(finding, drifting)]
+    return FindingChanges(changes.appeared, changes.resolved, changes.changed, unchanged, pending)
 
 
 def option_file_changes(older: Mapping[str, str], newer: Mapping[str, str]) -> str:
@@ -163,6 +171,10 @@ class AuditComparison:
     findings: FindingChanges
     option_files_diff: str
     variables: list[tuple[str, str | None, str | None]]
+    #: the newer audit's settings set in its files but running another value (restart or run the SQL).
+    drift: list[Mapping[str, Any]] = field(default_factory=list)
+    #: the newer snapshot had a SHOW GLOBAL VARIABLES dump: without one, "resolved" means by the file alone.
+    newer_has_live_variables: bool = True
 
 
 def compare_audits(
@@ -181,9 +193,11 @@ def compare_audits(
         server=server,
         older=older,
         newer=newer,
-        findings=compare_findings(older.findings, newer.findings),
+        findings=compare_findings(older.findings, newer.findings, drift_names(newer.drift)),
         option_files_diff=option_file_changes(
             older_inputs.get("mycnf") or {}, newer_inputs.get("mycnf") or {}
         ),
         variables=variable_changes(older_inputs.get("variables"), newer_inputs.get("variables")),
+        drift=list(newer.drift or []),
+        newer_has_live_variables=bool(newer_inputs.get("variables")),
     )

@@ -142,7 +142,14 @@ class FindingChange(ReadModel):
 
 class FindingsComparison(ReadModel):
     new: list[FindingRead]
-    resolved: list[FindingRead]
+    resolved: list[FindingRead] = Field(
+        description="Gone from the later audit, and the server does not run the old value any more."
+    )
+    not_yet_live: list[FindingRead] = Field(
+        default_factory=list,
+        description="Gone from the later audit's files only: the server still runs the old value "
+        "(restart it, or run the drift entry's SQL). Never counted as resolved.",
+    )
     unchanged: list[FindingChange]
 
 
@@ -164,11 +171,21 @@ class OptionFilesComparison(ReadModel):
 
 
 class DriftEntry(ReadModel):
+    """A variable set in the option file whose running value is another: in the file, not yet live."""
+
     name: str
     file_value: str | None
     live_value: str | None
+    live_source: str = Field(
+        "SHOW GLOBAL VARIABLES",
+        description="Where the running value was read (a status counter for the pool).",
+    )
     file: str | None
     line: int | None
+    apply_sql: str | None = Field(
+        None, description="Applies the file's value without a restart; null: restart."
+    )
+    restart_required: bool | None = Field(None, description="Only a restart applies the file's value.")
 
 
 class DriftComparison(ReadModel):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from advisor.context import AuditContext
+from advisor.context import AuditContext, Setting
 from advisor.derived.replication import (
     binlog_enabled,
     binlog_format,
@@ -105,6 +105,9 @@ def binlog_off_on_primary(ctx: AuditContext) -> Iterator[Proposal]:
             option_line=setting.line,
         )
         return
+    if setting is not None and _enabled_in_file(setting):
+        yield _enabled_in_file_only(setting, rationale, evidence)
+        return
     default_on = ctx.catalog.default("log_bin", ctx.version) is True
     hint = (
         " Binary logging is on by default in this version, so an option outside this file "
@@ -118,6 +121,32 @@ def binlog_off_on_primary(ctx: AuditContext) -> Iterator[Proposal]:
         evidence=evidence,
         variable="log_bin",
         recommended="binlog",
+    )
+
+
+def _enabled_in_file(setting: Setting) -> bool:
+    """The option file turns binary logging on (`log-bin`, `log-bin = mysql-bin`) while the server
+    runs without it: the file is not in effect yet."""
+    if setting.source != "live" or setting.file_value is None:
+        return False
+    return parse_bool(setting.file_value) is not False
+
+
+def _enabled_in_file_only(setting: Setting, rationale: str, evidence: tuple[Evidence, ...]) -> Proposal:
+    """No edit: the file's base name stays (replicas and backups follow those file names)."""
+    where = f" ({setting.file}:{setting.line})" if setting.file and setting.line else ""
+    return Proposal(
+        title="Binary logging is on in the option file but off on the running server",
+        rationale=f"{rationale} The option file already enables it (log_bin = {setting.file_value}{where}), "
+        "but the server has not read that yet: restart it to start the binary log. The file keeps "
+        "its base name: replicas and backups follow those file names.",
+        evidence=(
+            *evidence,
+            Evidence(
+                "log_bin in the option file", setting.file_value or "", f"{setting.file}:{setting.line}"
+            ),
+        ),
+        variable="log_bin",
     )
 
 
