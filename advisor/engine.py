@@ -35,7 +35,7 @@ from advisor.inputs.statusvars import (
 from advisor.live_sql import order_live_sql
 from advisor.model import AuditInputs, AuditResult, Drift, VersionSource
 from advisor.rules import Proposal, Rule
-from advisor.sql import apply_sql, same_value
+from advisor.sql import apply_sql, numeric_value, same_spelling, same_value
 from advisor.version import ServerVersion, parse_version
 
 if TYPE_CHECKING:
@@ -168,6 +168,13 @@ def _complete(ctx: AuditContext, rule: Rule, proposal: Proposal) -> Finding | No
         sql = apply_sql(ctx.catalog, ctx.version, variable, recommended) if dynamic else None
     elif proposal.change == "comment_out":
         restart = True
+    known = bool(variable) and ctx.knows(variable or "")
+    current_value = numeric_value(ctx.catalog, ctx.version, variable, current) if known and variable else None
+    recommended_value = (
+        numeric_value(ctx.catalog, ctx.version, variable, recommended) if known and variable else None
+    )
+    if variable and current is not None and recommended is not None and known:
+        current = same_spelling(ctx.catalog, ctx.version, variable, current, recommended)
     return Finding(
         advisor=rule.advisor,
         rule=rule.id,
@@ -186,6 +193,8 @@ def _complete(ctx: AuditContext, rule: Rule, proposal: Proposal) -> Finding | No
         option_file=proposal.option_file,
         option_line=proposal.option_line,
         correction=proposal.correction,
+        current_value=current_value,
+        recommended_value=recommended_value,
     )
 
 

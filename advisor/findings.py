@@ -66,6 +66,9 @@ class Finding:
     notes: tuple[str, ...] = field(default=())
     #: the user's own setting, respelled so the server reads it (see `Proposal.correction`).
     correction: bool = False
+    #: `current` and `recommended` as numbers (bytes, counts, seconds) for a numeric variable.
+    current_value: int | None = None
+    recommended_value: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape shared by `innotune audit --format json` and the API."""
@@ -79,6 +82,10 @@ class Finding:
             "variable": self.variable,
             "current": self.current,
             "recommended": self.recommended,
+            "current_value": self.current_value,
+            "recommended_value": self.recommended_value,
+            "option_file": self.option_file,
+            "option_line": self.option_line,
             "restart_required": self.restart_required,
             "apply_sql": self.apply_sql,
             "references": list(self.references),

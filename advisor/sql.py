@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from advisor.catalog import Catalog
-from advisor.units import parse_bool, parse_size
+from advisor.units import format_size, parse_bool, parse_size
 from advisor.version import ServerVersion
 
 _NUMERIC_UNITS = frozenset({"bytes", "count", "seconds", "microseconds", "milliseconds", "pages", "percent"})
@@ -29,6 +29,22 @@ def normalise_value(catalog: Catalog, version: ServerVersion, name: str, value: 
     if unit == "enum":
         return text.upper()
     return text
+
+
+def numeric_value(catalog: Catalog, version: ServerVersion, name: str, value: str | None) -> int | None:
+    """The value as a number (sizes in bytes, counts, seconds) for a numeric variable; else None."""
+    if value is None or _unit(catalog, version, name) not in _NUMERIC_UNITS:
+        return None
+    normalised = normalise_value(catalog, version, name, value)
+    return int(normalised) if normalised.lstrip("-").isdigit() else None
+
+
+def same_spelling(catalog: Catalog, version: ServerVersion, name: str, current: str, recommended: str) -> str:
+    """`current` written the way `recommended` is: `134217728` becomes `128M` beside a `512M`."""
+    if _unit(catalog, version, name) != "bytes" or recommended.strip().isdigit():
+        return current
+    size = numeric_value(catalog, version, name, current)
+    return format_size(size) if size is not None and size > 0 else current
 
 
 def same_value(catalog: Catalog, version: ServerVersion, name: str, left: str, right: str) -> bool:

@@ -37,6 +37,22 @@ def _blocks(old_count: int, new_count: int, origins: Sequence[int | None]) -> li
     return blocks
 
 
+def _unchanged_rewrites(old: list[str], new: list[str], origins: Sequence[int | None]) -> list[int | None]:
+    """Origins with each edited line that reads exactly as the old line in its place taken as that
+    line: a value written back unchanged is no change, never a `-x` / `+x` pair."""
+    restored = list(origins)
+    previous = 0
+    for index, origin in enumerate(restored):
+        if origin is None:
+            following = next((later for later in restored[index + 1 :] if later is not None), len(old) + 1)
+            candidate = previous + 1
+            if candidate < following and candidate <= len(old) and old[candidate - 1] == new[index]:
+                restored[index] = origin = candidate
+        if origin is not None:
+            previous = origin
+    return restored
+
+
 def _context(blocks: list[Block], old_count: int, protected: Collection[int]) -> int:
     """Lines of context around a hunk: at most CONTEXT_LINES, and none that is protected."""
     size = CONTEXT_LINES
@@ -98,9 +114,7 @@ def unified_diff(
     line number it is an unchanged copy of (None: added or edited). `protected` holds 0-based indexes
     of old lines the diff must not show. Linear: no search needed."""
     hunks: list[list[Block]] = []
-    for block in _blocks(len(old), len(new), origins):
-        if old[block[0] : block[1]] == new[block[2] : block[3]]:
-            continue  # a line written back as it was is no change: never a `-x` / `+x` pair
+    for block in _blocks(len(old), len(new), _unchanged_rewrites(old, new, origins)):
         if hunks and _joinable(hunks[-1][-1], block, protected):
             hunks[-1].append(block)
         else:

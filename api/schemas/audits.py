@@ -37,12 +37,40 @@ class FindingRead(ReadModel):
     rationale: str
     evidence: list[EvidenceRead]
     variable: str | None
-    current: str | None
-    recommended: str | None
+    current: str | None = Field(
+        description="The value in effect, spelled like `recommended` (`128M` beside `512M`)."
+    )
+    recommended: str | None = Field(description="As written in the my.cnf; null: no new value.")
+    current_value: int | None = Field(
+        None, description="`current` as a number (bytes, count, seconds) for a numeric variable."
+    )
+    recommended_value: int | None = Field(
+        None, description="`recommended` as a number, like `current_value`."
+    )
+    option_file: str | None = Field(None, description="The option file line this finding is about, if any.")
+    option_line: int | None = None
     restart_required: bool | None
     apply_sql: str | None
     references: list[str]
     applies_to: str
+
+
+class DriftEntry(ReadModel):
+    """A variable set in the option file whose running value is another: in the file, not yet live."""
+
+    name: str
+    file_value: str | None
+    live_value: str | None
+    live_source: str = Field(
+        "SHOW GLOBAL VARIABLES",
+        description="Where the running value was read (a status counter for the pool).",
+    )
+    file: str | None
+    line: int | None
+    apply_sql: str | None = Field(
+        None, description="Applies the file's value without a restart; null: restart."
+    )
+    restart_required: bool | None = Field(None, description="Only a restart applies the file's value.")
 
 
 class ServerFacts(ReadModel):
@@ -82,6 +110,11 @@ class AuditRead(ReadModel):
     findings: list[FindingRead] | None = Field(description="Most urgent first; empty until it has succeeded.")
     warnings: list[str] | None
     figures: AuditFigures | None = Field(None, description="Null until it has succeeded.")
+    drift: list[DriftEntry] | None = Field(
+        None,
+        description="Settings in the option files that the server does not run yet (restart, or run "
+        "each entry's `apply_sql`); null until it has succeeded.",
+    )
     error: str | None = Field(description="Why a failed audit failed.")
     attempts: int = 0
     advisor_version: str | None = None

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import Field
 
-from api.schemas.audits import FindingRead
+from api.schemas.audits import DriftEntry, FindingRead
 from api.schemas.common import InputModel, Profile, ReadModel, Role
 
 CRON_DESCRIPTION = "Five-field cron expression in UTC (e.g. `0 3 * * *`) or an alias such as `@daily`."
@@ -168,24 +168,6 @@ class FileChange(ReadModel):
 class OptionFilesComparison(ReadModel):
     changed: bool
     files: list[FileChange]
-
-
-class DriftEntry(ReadModel):
-    """A variable set in the option file whose running value is another: in the file, not yet live."""
-
-    name: str
-    file_value: str | None
-    live_value: str | None
-    live_source: str = Field(
-        "SHOW GLOBAL VARIABLES",
-        description="Where the running value was read (a status counter for the pool).",
-    )
-    file: str | None
-    line: int | None
-    apply_sql: str | None = Field(
-        None, description="Applies the file's value without a restart; null: restart."
-    )
-    restart_required: bool | None = Field(None, description="Only a restart applies the file's value.")
 
 
 class DriftComparison(ReadModel):

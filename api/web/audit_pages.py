@@ -11,6 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from advisor.model import Profile, Role
 from api.audit_flow import is_finished, load_audit, wait_for_audit
 from api.deps import DbSession
+from api.web.changes import change_rows, drift_rows, severity_counts, severity_filter
 from api.web.charts import buffer_pool_chart, redo_chart
 from api.web.filesview import dropin_download_name, files_view
 from api.web.forms import SINGLE_INPUTS, AuditForm, read_audit_form
@@ -31,6 +32,8 @@ STORAGE_KINDS = ("hdd", "ssd", "nvme", "network")
 FIRST_WAIT_SECONDS = 2.0
 #: the progress page reloads itself this often without JavaScript (the script polls faster).
 REFRESH_SECONDS = 2
+#: drift rows shown before the rest fold away (a sandbox file beside a real server differs in dozens).
+DRIFT_ROWS_SHOWN = 8
 
 
 class PageNotFound(Exception):
@@ -88,10 +91,19 @@ def _server_name(org_id: str, server_id: str | None) -> str | None:
             return None
 
 
-def _result_context(view: dict[str, Any]) -> dict[str, Any]:
+def _result_context(view: dict[str, Any], severity: str | None) -> dict[str, Any]:
     findings = view.get("findings") or []
     figures = view.get("figures") or {}
+    shown = [
+        (index, f) for index, f in enumerate(findings) if severity is None or f.get("severity") == severity
+    ]
     return {
+        "severity": severity,
+        "severity_counts": severity_counts(findings),
+        "change_rows": change_rows(findings, severity, view.get("drift") or []),
+        "drift_rows": drift_rows(view.get("drift") or [], findings),
+        "drift": view.get("drift") or [],
+        "drift_shown": DRIFT_ROWS_SHOWN,
         "groups": group_findings(findings),
         "findings_count": len(findings),
         "anchor": finding_anchor,
@@ -118,7 +130,7 @@ async def audit_page(request: Request, audit_id: str, org: WebOrg) -> Response:
     if not is_finished(view):
         return render(request, "waiting.html", {**context, "refresh_seconds": REFRESH_SECONDS})
     if view["status"] == AuditStatus.SUCCEEDED:
-        context.update(_result_context(view))
+        context.update(_result_context(view, severity_filter(request.query_params.get("severity"))))
     return render(request, "result.html", context)
 
 

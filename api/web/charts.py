@@ -15,12 +15,14 @@ from markupsafe import Markup, escape
 
 from advisor.units import describe_bytes
 
-WIDTH = 880
-LABEL_WIDTH = 265
-BAR_AREA = 360
-ROW_HEIGHT = 34
-BAR_HEIGHT = 20
-TOP = 8
+#: drawing units; the page shows a chart at most CHART_MAX_PX wide (ui.css), so 14-unit text stays
+#: 11–16 px from a 390 px phone to a desktop: labels sit above their bars, not beside them.
+WIDTH = 420
+ROW_HEIGHT = 46
+BAR_HEIGHT = 18
+LABEL_HEIGHT = 18
+TOP = 6
+RIGHT_MARGIN = 8
 
 
 @dataclass(frozen=True)
@@ -38,12 +40,11 @@ class Bar:
 def _bar_row(index: int, bar: Bar, scale: float) -> str:
     y = TOP + index * ROW_HEIGHT
     length = max(2.0, bar.value * scale)
-    middle = y + BAR_HEIGHT / 2 + 5
     return (
         f'<g class="bar bar-{escape(bar.kind)}">'
-        f'<text class="bar-label" x="0" y="{middle:.0f}">{escape(bar.label)}</text>'
-        f'<rect x="{LABEL_WIDTH}" y="{y}" width="{length:.1f}" height="{BAR_HEIGHT}" rx="3"></rect>'
-        f'<text class="bar-value" x="{LABEL_WIDTH + length + 8:.1f}" y="{middle:.0f}">{escape(bar.text)}</text>'
+        f'<text x="0" y="{y + 14}"><tspan class="bar-label">{escape(bar.label)}</tspan>'
+        f'<tspan class="bar-value"> {escape(bar.text)}</tspan></text>'
+        f'<rect x="0" y="{y + LABEL_HEIGHT + 2}" width="{length:.1f}" height="{BAR_HEIGHT}" rx="3"></rect>'
         "</g>"
     )
 
@@ -51,8 +52,9 @@ def _bar_row(index: int, bar: Bar, scale: float) -> str:
 def bar_chart(
     chart_id: str, title: str, description: str, bars: list[Bar], limit: Bar | None = None
 ) -> Markup:
-    """Horizontal bars on one linear scale; `limit` (e.g. usable memory) is drawn as a dashed line too."""
-    scale = BAR_AREA / max(bar.value for bar in bars)
+    """Horizontal bars on one linear scale, each under its label and value; `limit` (e.g. usable
+    memory) is drawn as a dashed line too."""
+    scale = (WIDTH - RIGHT_MARGIN) / max(bar.value for bar in bars)
     height = TOP * 2 + len(bars) * ROW_HEIGHT + (18 if limit is not None else 0)
     parts = [
         f'<svg class="chart" id="{chart_id}" role="img" aria-labelledby="{chart_id}-title {chart_id}-desc" '
@@ -63,11 +65,12 @@ def bar_chart(
     ]
     parts += [_bar_row(index, bar, scale) for index, bar in enumerate(bars)]
     if limit is not None:
-        x = LABEL_WIDTH + limit.value * scale
+        x = limit.value * scale
         bottom = TOP + len(bars) * ROW_HEIGHT
+        anchor = "end" if x > WIDTH / 2 else "start"
         parts.append(
-            f'<g class="limit"><line x1="{x:.1f}" y1="{TOP - 4}" x2="{x:.1f}" y2="{bottom}"></line>'
-            f'<text x="{x:.1f}" y="{bottom + 14}" text-anchor="middle">{escape(limit.label)}</text></g>'
+            f'<g class="limit"><line x1="{x:.1f}" y1="{TOP}" x2="{x:.1f}" y2="{bottom}"></line>'
+            f'<text x="{x:.1f}" y="{bottom + 14}" text-anchor="{anchor}">{escape(limit.label)}</text></g>'
         )
     parts.append("</svg>")
     return Markup("".join(parts))
@@ -131,22 +134,46 @@ def redo_chart(figures: Mapping[str, int | None]) -> Markup | None:
     return bar_chart("chart-redo", title, _describe(bars), bars)
 
 
-HISTORY_HEIGHT = 160
+HISTORY_HEIGHT = 150
+HISTORY_TOP = 34
+HISTORY_LEFT = 34
 HISTORY_SEVERITIES = ("critical", "warning", "notice", "info")
 
 
+def _legend() -> list[str]:
+    """Which colour is which severity, in a row above the columns."""
+    parts, x = ['<g class="legend">'], float(HISTORY_LEFT)
+    for severity in HISTORY_SEVERITIES:
+        parts.append(f'<rect class="sev-{severity}" x="{x:.0f}" y="4" width="12" height="12"></rect>')
+        parts.append(f'<text x="{x + 16:.0f}" y="15">{severity}</text>')
+        x += 16 + 8 * len(severity) + 14
+    parts.append("</g>")
+    return parts
+
+
+def _time_labels(points: list[tuple[datetime, Mapping[str, int]]]) -> tuple[str, str]:
+    """The first and last audit's times, precise enough to differ (a day, else the minute)."""
+    first, last = points[0][0], points[-1][0]
+    if first.date() != last.date():
+        return f"{first:%Y-%m-%d}", f"{last:%Y-%m-%d}"
+    if (first.hour, first.minute) != (last.hour, last.minute):
+        return f"{first:%Y-%m-%d %H:%M}", f"{last:%H:%M} UTC"
+    return f"{first:%Y-%m-%d %H:%M:%S}", f"{last:%H:%M:%S} UTC"
+
+
 def history_chart(points: list[tuple[datetime, Mapping[str, int]]]) -> Markup | None:
-    """Findings per audit over time, oldest on the left, each column stacked by severity; None
-    without a succeeded audit."""
+    """Findings per audit over time, oldest on the left, each column stacked by severity, with a
+    legend, a findings axis and the first and last audit's time; None without a succeeded audit."""
     if not points:
         return None
     tallest = max(max(sum(counts.values()) for _, counts in points), 1)
-    column = min(48.0, (WIDTH - 40) / len(points))
-    scale = (HISTORY_HEIGHT - 30) / tallest
+    column = min(40.0, (WIDTH - HISTORY_LEFT - 8) / len(points))
+    base = HISTORY_TOP + HISTORY_HEIGHT
+    scale = (HISTORY_HEIGHT - 16) / tallest
     parts = [
         '<svg class="chart history" id="chart-history" role="img" '
         'aria-labelledby="chart-history-title chart-history-desc" '
-        f'viewBox="0 0 {WIDTH} {HISTORY_HEIGHT + 20}" width="100%" preserveAspectRatio="xMinYMin meet" '
+        f'viewBox="0 0 {WIDTH} {base + 40}" width="100%" preserveAspectRatio="xMinYMin meet" '
         'xmlns="http://www.w3.org/2000/svg">',
         '<title id="chart-history-title">Findings per audit, oldest first</title>',
         '<desc id="chart-history-desc">'
@@ -158,10 +185,11 @@ def history_chart(points: list[tuple[datetime, Mapping[str, int]]]) -> Markup | 
             )
         )
         + "</desc>",
+        *_legend(),
     ]
     for index, (when, counts) in enumerate(points):
-        x = 20 + index * column
-        y = float(HISTORY_HEIGHT)
+        x = HISTORY_LEFT + index * column
+        y = float(base)
         label = ", ".join(f"{counts.get(name, 0)} {name}" for name in HISTORY_SEVERITIES)
         parts.append(f"<g><title>{escape(f'{when:%Y-%m-%d %H:%M} UTC: {label}')}</title>")
         for severity in reversed(HISTORY_SEVERITIES):  # info at the bottom, critical on top
@@ -169,21 +197,29 @@ def history_chart(points: list[tuple[datetime, Mapping[str, int]]]) -> Markup | 
             if height:
                 y -= height
                 parts.append(
-                    f'<rect class="sev-{severity}" x="{x + 4:.1f}" y="{y:.1f}" '
-                    f'width="{column - 8:.1f}" height="{height:.1f}"></rect>'
+                    f'<rect class="sev-{severity}" x="{x + 3:.1f}" y="{y:.1f}" '
+                    f'width="{column - 6:.1f}" height="{height:.1f}"></rect>'
                 )
         total = sum(counts.values())
         parts.append(
             f'<text x="{x + column / 2:.1f}" y="{y - 4:.1f}" text-anchor="middle">{total}</text></g>'
         )
-    parts.append(
-        f'<line class="axis" x1="16" y1="{HISTORY_HEIGHT}" x2="{WIDTH - 10}" y2="{HISTORY_HEIGHT}"></line>'
-    )
-    first, last = points[0][0], points[-1][0]
-    parts.append(f'<text x="20" y="{HISTORY_HEIGHT + 16}">{first:%Y-%m-%d}</text>')
+    top_tick = base - tallest * scale
+    parts += [
+        f'<line class="axis" x1="{HISTORY_LEFT - 4}" y1="{base}" x2="{WIDTH - 4}" y2="{base}"></line>',
+        f'<line class="axis" x1="{HISTORY_LEFT - 4}" y1="{top_tick:.1f}" x2="{HISTORY_LEFT - 4}" y2="{base}"></line>',
+        f'<text class="tick" x="{HISTORY_LEFT - 8}" y="{base}" text-anchor="end">0</text>',
+        f'<text class="tick" x="{HISTORY_LEFT - 8}" y="{top_tick + 10:.1f}" text-anchor="end">{tallest}</text>',
+        f'<text class="axis-label" transform="translate(10 {base - HISTORY_HEIGHT / 2:.0f}) rotate(-90)" '
+        'text-anchor="middle">findings</text>',
+    ]
+    first, last = _time_labels(points)
+    parts.append(f'<text x="{HISTORY_LEFT}" y="{base + 16}">{escape(first)}</text>')
     if len(points) > 1:
-        parts.append(
-            f'<text x="{WIDTH - 10}" y="{HISTORY_HEIGHT + 16}" text-anchor="end">{last:%Y-%m-%d}</text>'
-        )
+        parts.append(f'<text x="{WIDTH - 4}" y="{base + 16}" text-anchor="end">{escape(last)}</text>')
+    parts.append(
+        f'<text class="axis-label" x="{WIDTH / 2:.0f}" y="{base + 34}" text-anchor="middle">'
+        "audits, oldest on the left</text>"
+    )
     parts.append("</svg>")
     return Markup("".join(parts))

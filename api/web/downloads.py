@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import Response
+from fastapi.responses import JSONResponse, Response
 
 from api.audit_flow import load_audit
 from api.web.audit_pages import PageNotFound
+from api.web.changes import audit_export, audit_markdown, changes_csv
 from api.web.filesview import download_name, dropin_download_name
 from api.web.session import WebOrg
 from services.audits.files import files_zip
@@ -80,3 +81,29 @@ def download_diff(audit_id: str, org: WebOrg) -> Response:
     if diff is None:
         raise PageNotFound()
     return _attachment(diff, "my.cnf.diff")
+
+
+@router.get("/audits/{audit_id}/export.json")
+def export_json(audit_id: str, org: WebOrg) -> Response:
+    """What the page shows, as JSON: the audit as the API reads it, its drift and its diff."""
+    body = audit_export(_succeeded(org.id, audit_id))
+    headers = {
+        "Content-Disposition": f'attachment; filename="innotune-{audit_id}.json"',
+        "Cache-Control": "no-store",
+    }
+    return JSONResponse(body, headers=headers)
+
+
+@router.get("/audits/{audit_id}/export.csv")
+def export_csv(audit_id: str, org: WebOrg) -> Response:
+    """The changes table as CSV: one row per finding."""
+    body = changes_csv(_succeeded(org.id, audit_id).get("findings") or [])
+    return _attachment(body, f"innotune-{audit_id}.csv", "text/csv; charset=utf-8")
+
+
+@router.get("/audits/{audit_id}/export.md")
+def export_markdown(audit_id: str, org: WebOrg) -> Response:
+    """The page as Markdown: the changes table, the drift, the findings and the diff."""
+    view = _succeeded(org.id, audit_id)
+    body = audit_markdown(view, f"InnoTune audit {audit_id}")
+    return _attachment(body, f"innotune-{audit_id}.md", "text/markdown; charset=utf-8")

@@ -11,6 +11,7 @@ from starlette.responses import HTMLResponse
 from starlette.templating import Jinja2Templates
 
 from advisor.units import describe_bytes
+from api.web.changes import now_text, plural
 from conf.settings import get_settings
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
@@ -56,6 +57,8 @@ templates.env.filters["bytes"] = bytes_text
 templates.env.filters["moment"] = moment_text
 templates.env.filters["setting"] = setting_text
 templates.env.globals["SEVERITIES"] = SEVERITIES
+templates.env.globals["now_text"] = now_text
+templates.env.globals["plural"] = plural
 templates.env.globals["pairs"] = lambda values: [(value, value) for value in values]
 
 

@@ -29,7 +29,7 @@ def test_a_finished_audit_carries_its_figures(
     figures = audit["figures"]
     pool = next(f for f in audit["findings"] if f["variable"] == "innodb_buffer_pool_size")
     assert figures["usable_memory_bytes"] == 24 * GIB
-    assert figures["buffer_pool_bytes"] == int(pool["current"])
+    assert figures["buffer_pool_bytes"] == pool["current_value"]
     assert figures["recommended_buffer_pool_bytes"] == parse_size(pool["recommended"])
     assert figures["redo_bytes_per_hour"] > 0 and figures["redo_capacity_bytes"] > 0
     assert figures["dataset_bytes"] is None

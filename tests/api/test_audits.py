@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from advisor.units import parse_size
 from tests.api.helpers import (
     FINDING_FIELDS,
     MYCNF_TEXT,
@@ -91,7 +92,10 @@ def test_submit_then_wait_gives_findings_diff_and_mycnf(
     assert audit["duration_ms"] is not None and audit["finished_at"] >= audit["started_at"]
     assert audit["findings"] and all(set(finding) >= FINDING_FIELDS for finding in audit["findings"])
     pool = next(f for f in audit["findings"] if f["variable"] == "innodb_buffer_pool_size")
-    assert pool["current"] == _variable("innodb_buffer_pool_size")
+    assert pool["current_value"] == int(_variable("innodb_buffer_pool_size"))
+    # the same spelling on both sides: `128M` beside a recommended `16G`, never `134217728`
+    assert pool["current"] == "128M" and pool["recommended"][-1] == "G"
+    assert pool["recommended_value"] == parse_size(pool["recommended"])
     assert audit["worst_severity"] == audit["findings"][0]["severity"]
 
     diff = client.get(f"{location}/diff", headers=tenants.mine.headers)

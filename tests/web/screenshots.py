@@ -1,7 +1,8 @@
 """Take the README's screenshots of the pages: `python -m tests.web.screenshots` (or `make screenshots`).
 
 Serves the embedded default on a scratch SQLite file, fills the form from the corpus in headless
-Chromium and writes docs/screenshots/{form,form-error,result,result-diff}.png. A browser test runs the same
+Chromium and writes docs/screenshots/{form,form-error,result,result-390,result-diff}.png: the result page at
+1280 px (its top: the changes table, the drift, the first findings) and on a 390 px phone. A browser test runs the same
 function into a temporary folder, so this script cannot rot unnoticed.
 """
 
@@ -22,8 +23,10 @@ if TYPE_CHECKING:
 
 OUTPUT = ROOT / "docs" / "screenshots"
 VIEWPORT = {"width": 1280, "height": 900}
-#: the result page is long: the screenshot shows its top (summary, pictures, first findings).
-RESULT_HEIGHT = 2200
+#: the result page is long: the screenshot shows its top (summary, changes table, drift, first findings).
+RESULT_HEIGHT = 1800
+PHONE = {"width": 390, "height": 844}
+PHONE_HEIGHT = 2400
 
 
 def take_screenshots(browser: Browser, base_url: str, output: Path) -> list[Path]:
@@ -59,7 +62,12 @@ def take_screenshots(browser: Browser, base_url: str, output: Path) -> list[Path
         page.screenshot(path=str(result_shot))
         diff_shot = output / "result-diff.png"
         page.locator("#changes").screenshot(path=str(diff_shot))
-        return [form_shot, error_shot, result_shot, diff_shot]
+        phone_shot = output / "result-390.png"
+        page.set_viewport_size(PHONE)
+        page.screenshot(
+            path=str(phone_shot), full_page=True, clip={"x": 0, "y": 0, **PHONE, "height": PHONE_HEIGHT}
+        )
+        return [form_shot, error_shot, result_shot, phone_shot, diff_shot]
     finally:
         page.close()
 
