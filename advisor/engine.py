@@ -7,6 +7,7 @@ then caps the buffer pool so the recommended configuration fits in usable memory
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from time import perf_counter
@@ -187,7 +188,7 @@ def _complete(ctx: AuditContext, rule: Rule, proposal: Proposal) -> Finding | No
         recommended=recommended,
         restart_required=restart,
         apply_sql=sql,
-        references=rule.references,
+        references=references_for(ctx, rule.references),
         applies_to=rule.versions.describe(),
         change=proposal.change or ("set" if variable and recommended is not None else None),
         option_file=proposal.option_file,
@@ -196,6 +197,23 @@ def _complete(ctx: AuditContext, rule: Rule, proposal: Proposal) -> Finding | No
         current_value=current_value,
         recommended_value=recommended_value,
     )
+
+
+_SYSVAR_ANCHOR = re.compile(r"#(?:sysvar|option_mysqld)_([a-z0-9_-]+)$")
+
+
+def references_for(ctx: AuditContext, references: tuple[str, ...]) -> tuple[str, ...]:
+    """The rule's references for this target: on MariaDB its knowledge base first, and never a MySQL
+    manual anchor for a variable this server lacks (`#sysvar_innodb_redo_log_capacity` on MariaDB)."""
+    if not ctx.version.is_mariadb:
+        return references
+    kept = []
+    for url in references:
+        anchor = _SYSVAR_ANCHOR.search(url)
+        if "dev.mysql.com" in url and anchor and not ctx.knows(anchor.group(1).replace("-", "_")):
+            continue
+        kept.append(url)
+    return tuple(sorted(kept, key=lambda url: "mariadb.com" not in url))
 
 
 def run_rules(ctx: AuditContext, rules: Iterable[Rule] | None = None) -> list[Finding]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import Depends, Header, Query, Request
 from fastapi.concurrency import contextmanager_in_threadpool, run_in_threadpool
@@ -83,11 +83,19 @@ class PageQuery:
 
     cursor: str | None
     limit: int
+    #: newest first (`order=newest`) instead of oldest first.
+    newest: bool = False
 
 
 def page_query(
     cursor: Annotated[str | None, Query(description="`next_cursor` of the previous page.")] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT, description="Items per page.")] = DEFAULT_LIMIT,
+    order: Annotated[
+        Literal["oldest", "newest"],
+        Query(
+            description="`oldest` first (the default) or `newest` first; pass the same order with a cursor."
+        ),
+    ] = "oldest",
 ) -> PageQuery:
     """Read ?cursor=&limit=; a cursor that is not one of ours is a 400."""
     if cursor:
@@ -95,7 +103,7 @@ def page_query(
             decode_cursor(cursor)
         except InvalidInput as exc:
             raise Problem(400, exc.detail.capitalize()) from None
-    return PageQuery(cursor=cursor or None, limit=limit)
+    return PageQuery(cursor=cursor or None, limit=limit, newest=order == "newest")
 
 
 Pagination = Annotated[PageQuery, Depends(page_query)]

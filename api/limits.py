@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from starlette.exceptions import HTTPException
+from starlette.responses import HTMLResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.problems import problem_response
@@ -30,7 +31,10 @@ class BodySizeLimitMiddleware:
             return
         declared = _content_length(scope)
         if declared is not None and declared > self.max_body_bytes:
-            # Answer without reading a byte of the body.
+            # Answer without reading a byte of the body; the pages get a page, not problem+json.
+            if str(scope.get("path", "")).startswith("/ui/"):
+                await _form_too_large(declared, self.max_body_bytes)(scope, receive, send)
+                return
             response = problem_response(
                 413,
                 f"The request body ({declared} bytes) is larger than {self.max_body_bytes} bytes.",
@@ -51,6 +55,23 @@ class BodySizeLimitMiddleware:
             return message
 
         await self.app(scope, limited_receive, send)
+
+
+def _form_too_large(declared: int, limit: int) -> HTMLResponse:
+    """The audit form sent more than the limit: say so in a page that takes the user back to the form
+    (the browser's back keeps what was typed; the form states its limits, and its script checks them)."""
+    body = (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        "<title>Error: the form is too large · InnoTune</title>"
+        '<link rel="stylesheet" href="/ui/static/ui.css"></head><body><main id="main">'
+        '<div class="error-summary" role="alert"><h1>The form is too large</h1>'
+        f"<p>The files sent come to {declared / MIB:.1f} MiB; the form takes at most {limit / MIB:.1f} MiB "
+        "(each file at most the size the form states). Nothing was stored.</p>"
+        '<p><a href="javascript:history.back()">Go back to the form</a> (what you typed is still there) '
+        'and leave out the largest file, or <a href="/ui">start again</a>.</p></div></main></body></html>'
+    )
+    return HTMLResponse(body, status_code=413, headers={"Connection": "close", "Cache-Control": "no-store"})
 
 
 def _content_length(scope: Scope) -> int | None:

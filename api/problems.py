@@ -97,15 +97,40 @@ def _service_error_response(request: Request, exc: ServiceError) -> JSONResponse
     return problem_response(status, exc.detail, instance=request.url.path, headers=headers, **extra)
 
 
+#: what pydantic puts before a validator's own message.
+_FRAMEWORK_PREFIXES = ("Value error, ", "Assertion failed, ")
+_LOCATION_KINDS = frozenset({"body", "query", "path", "header", "cookie"})
+
+
+def validation_message(error: Mapping[str, Any]) -> str:
+    """A validation message as our own words: no `Value error, ` prefix."""
+    message = str(error.get("msg", ""))
+    for prefix in _FRAMEWORK_PREFIXES:
+        message = message.removeprefix(prefix)
+    return message
+
+
+def validation_field(error: Mapping[str, Any]) -> str:
+    """The field an error is about (`memory`, `hardware.cpus`), without `body`/`query` before it."""
+    parts = [str(part) for part in error.get("loc", ())]
+    if len(parts) > 1 and parts[0] in _LOCATION_KINDS:
+        parts = parts[1:]
+    return ".".join(parts) or "request"
+
+
 def _validation_response(request: Request, exc: RequestValidationError) -> JSONResponse:
     errors = [
-        {"location": ".".join(str(part) for part in err.get("loc", ())), "message": err.get("msg", "")}
+        {
+            "location": ".".join(str(part) for part in err.get("loc", ())),
+            "field": validation_field(err),
+            "message": validation_message(err),
+        }
         for err in exc.errors()
     ]
     if any(err.get("type") == "json_invalid" for err in exc.errors()):
         # A body that does not parse is a malformed request, not a semantic error.
         return problem_response(400, "The request body is not valid JSON.", instance=request.url.path)
-    detail = "; ".join(f"{e['location']}: {e['message']}" for e in errors) or "invalid request"
+    detail = "; ".join(f"{e['field']}: {e['message']}" for e in errors) or "invalid request"
     return problem_response(422, detail, instance=request.url.path, errors=errors)
 
 

@@ -5,11 +5,12 @@ keeps of the watched variables.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from advisor.errors import InputError
 from advisor.inputs.statusvars import parse_variables
+from advisor.units import parse_size
 from store.models import Audit
 from store.repositories.audits import PreviousAudit
 
@@ -50,16 +51,25 @@ def finding_key(finding: Mapping[str, Any]) -> str:
     return f"{finding.get('rule')}{KEY_SEPARATOR}{finding.get('variable') or ''}"
 
 
-def drift_names(drift: Iterable[Mapping[str, Any]] | None) -> frozenset[str]:
-    """The variables an audit found set in the file but running another value (not yet live)."""
-    return frozenset(str(entry.get("name")) for entry in drift or ())
+def drift_by_name(drift: Iterable[Mapping[str, Any]] | None) -> dict[str, Mapping[str, Any]]:
+    """The settings an audit found in the file but running another value (not yet live), by name."""
+    return {str(entry.get("name")): entry for entry in drift or ()}
 
 
-def not_yet_live(finding: Mapping[str, Any], drifting: Collection[str]) -> bool:
-    """A finding gone from a re-audit only because the file now says so, while the server still runs
-    the old value: not resolved, just not applied (restart or run the SQL)."""
-    variable = finding.get("variable")
-    return bool(variable) and str(variable) in drifting
+def _same(left: object, right: object) -> bool:
+    if left is None or right is None:
+        return False
+    sizes = parse_size(str(left)), parse_size(str(right))
+    if None not in sizes:
+        return sizes[0] == sizes[1]
+    return str(left).strip().lower() == str(right).strip().lower()
+
+
+def not_yet_live(finding: Mapping[str, Any], drifting: Mapping[str, Mapping[str, Any]]) -> bool:
+    """A finding gone from a re-audit only because the file now holds the value it recommended, while
+    the server still runs another: not resolved, just not applied (restart or run the SQL)."""
+    entry = drifting.get(str(finding.get("variable")))
+    return entry is not None and _same(finding.get("recommended"), entry.get("file_value"))
 
 
 def finding_keys(findings: Iterable[Mapping[str, Any]]) -> list[str]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from services.audit_facts import drift_names, finding_key, not_yet_live
+from services.audit_facts import drift_by_name, finding_key, not_yet_live
 from services.audits.queries import get_audit
 from services.errors import Conflict, NotFound
 from services.servers import get_server
@@ -32,7 +32,9 @@ def _finding_summary(finding: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _compare_findings(
-    before: list[dict[str, Any]], after: list[dict[str, Any]], drifting: frozenset[str] = frozenset()
+    before: list[dict[str, Any]],
+    after: list[dict[str, Any]],
+    drifting: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """New, resolved and unchanged findings; a finding gone only from the file's side (its variable
     still runs another value) is `not_yet_live`, never resolved."""
@@ -46,8 +48,8 @@ def _compare_findings(
     gone = [earlier[key] for key in sorted(earlier.keys() - later.keys())]
     return {
         "new": [later[key] for key in sorted(later.keys() - earlier.keys())],
-        "resolved": [finding for finding in gone if not not_yet_live(finding, drifting)],
-        "not_yet_live": [finding for finding in gone if not_yet_live(finding, drifting)],
+        "resolved": [finding for finding in gone if not not_yet_live(finding, drifting or {})],
+        "not_yet_live": [finding for finding in gone if not_yet_live(finding, drifting or {})],
         "unchanged": unchanged,
     }
 
@@ -109,7 +111,7 @@ def compare_audits(
         "findings": _compare_findings(
             list(before.findings or []) if before is not None else [],
             list(after.findings or []),
-            drift_names(after.drift),
+            drift_by_name(after.drift),
         ),
         "mycnf": {"changed": bool(files), "files": files},
         "drift": {

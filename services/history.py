@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import difflib
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from advisor.findings import Severity
-from services.audit_facts import drift_names, not_yet_live
+from services.audit_facts import drift_by_name, not_yet_live
 from services.audits.queries import get_audit
 from services.errors import NotFound
 from services.pagination import MAX_LIMIT
@@ -103,7 +103,7 @@ _COMPARED_FIELDS = ("severity", "current", "recommended")
 def compare_findings(
     older: Iterable[Mapping[str, Any]] | None,
     newer: Iterable[Mapping[str, Any]] | None,
-    drifting: Collection[str] = (),
+    drifting: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> FindingChanges:
     """Match findings by rule and variable; list what appeared, what was resolved and what moved. A
     finding whose variable is in `drifting` (the newer file's value is not running yet) is not resolved."""
@@ -112,7 +112,7 @@ def compare_findings(
     gone = [finding for key, finding in before.items() if key not in after]
     changes = FindingChanges(
         appeared=[finding for key, finding in after.items() if key not in before],
-        resolved=[finding for finding in gone if not not_yet_live(finding, drifting)],
+        resolved=[finding for finding in gone if not not_yet_live(finding, drifting or {})],
     )
     unchanged = 0
     for key, finding in after.items():
@@ -123,7 +123,7 @@ def compare_findings(
             changes.changed.append(ChangedFinding(before[key], finding, moved))
         else:
             unchanged += 1
-    pending = [finding for finding in gone if not_yet_live(finding, drifting)]
+    pending = [finding for finding in gone if not_yet_live(finding, drifting or {})]
     return FindingChanges(changes.appeared, changes.resolved, changes.changed, unchanged, pending)
 
 
@@ -193,7 +193,7 @@ def compare_audits(
         server=server,
         older=older,
         newer=newer,
-        findings=compare_findings(older.findings, newer.findings, drift_names(newer.drift)),
+        findings=compare_findings(older.findings, newer.findings, drift_by_name(newer.drift)),
         option_files_diff=option_file_changes(
             older_inputs.get("mycnf") or {}, newer_inputs.get("mycnf") or {}
         ),

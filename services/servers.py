@@ -151,11 +151,11 @@ def get_server(session: Session, org_id: str, server_id: str) -> Server:
 
 
 def list_servers(
-    session: Session, org_id: str, *, fleet: str | None, cursor: str | None, limit: int
+    session: Session, org_id: str, *, fleet: str | None, cursor: str | None, limit: int, newest: bool = False
 ) -> Page[Server]:
     """The organisation's servers, oldest first, optionally of one fleet."""
     rows = repository.list_servers(
-        session, org_id, fleet=fleet, after=after(cursor), limit=check_limit(limit)
+        session, org_id, fleet=fleet, after=after(cursor), limit=check_limit(limit), newest=newest
     )
     return make_page(rows, limit, lambda server: (server.created_at, server.id))
 

@@ -226,11 +226,11 @@ def get_snapshot(session: Session, org_id: str, snapshot_id: str) -> Snapshot:
 
 
 def list_snapshots(
-    session: Session, org_id: str, server_id: str, *, cursor: str | None, limit: int
+    session: Session, org_id: str, server_id: str, *, cursor: str | None, limit: int, newest: bool = False
 ) -> Page[Snapshot]:
     """The server's snapshots, oldest first (NotFound for another organisation's server)."""
     get_server(session, org_id, server_id)
     rows = repository.list_snapshots(
-        session, org_id, server_id, after=after(cursor), limit=check_limit(limit)
+        session, org_id, server_id, after=after(cursor), limit=check_limit(limit), newest=newest
     )
     return make_page(rows, limit, lambda snapshot: (snapshot.created_at, snapshot.id))

@@ -131,7 +131,12 @@ def overcommitted(ctx: AuditContext) -> Iterator[Proposal]:
     )
 
 
-@rule("memory.tmp_table_limits_differ", Severity.NOTICE, [REF_TEMP, REF_TMP_SIZE], ALL_VERSIONS)
+@rule(
+    "memory.tmp_table_limits_differ",
+    Severity.NOTICE,
+    [REF_TEMP, REF_TMP_SIZE, "https://mariadb.com/kb/en/server-system-variables/#tmp_table_size"],
+    ALL_VERSIONS,
+)
 def tmp_table_limits_differ(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: tmp_table_size against max_heap_table_size where MEMORY tables hold in-memory
     internal temporary tables (MariaDB, MySQL before 8.0, MySQL 8.0+ with

@@ -78,7 +78,7 @@ def list_audits(
         Severity | None, Query(description="Only audits whose worst finding is this.")
     ] = None,
 ) -> Page[AuditRead]:
-    """Audits oldest first, a page at a time."""
+    """Audits oldest first (`order=newest`: newest first), a page at a time."""
     found = audits.list_audits(
         session,
         org.id,
@@ -87,6 +87,7 @@ def list_audits(
         severity=severity,
         cursor=page.cursor,
         limit=page.limit,
+        newest=page.newest,
     )
     return Page[AuditRead](
         items=[AuditRead.model_validate(audits.audit_as_dict(audit)) for audit in found.items],

@@ -32,7 +32,7 @@ def create_fleet(body: FleetCreate, org: CurrentOrg, session: DbSession, respons
 @router.get("", summary="List fleets", responses=problem_responses(400, 422, *AUTHENTICATED))
 def list_fleets(org: CurrentOrg, session: DbSession, page: Pagination) -> Page[FleetRead]:
     """Fleets oldest first, a page at a time."""
-    found = fleets.list_fleets(session, org.id, cursor=page.cursor, limit=page.limit)
+    found = fleets.list_fleets(session, org.id, cursor=page.cursor, limit=page.limit, newest=page.newest)
     return Page[FleetRead](
         items=[FleetRead.model_validate(fleet) for fleet in found.items], next_cursor=found.next_cursor
     )

@@ -50,7 +50,9 @@ def list_servers(
     ] = None,
 ) -> Page[ServerRead]:
     """Servers oldest first, a page at a time."""
-    found = servers.list_servers(session, org.id, fleet=fleet, cursor=page.cursor, limit=page.limit)
+    found = servers.list_servers(
+        session, org.id, fleet=fleet, cursor=page.cursor, limit=page.limit, newest=page.newest
+    )
     return Page[ServerRead](
         items=[ServerRead.model_validate(server) for server in found.items], next_cursor=found.next_cursor
     )

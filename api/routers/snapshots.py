@@ -82,7 +82,9 @@ def list_snapshots(
     server_id: str, org: CurrentOrg, session: DbSession, page: Pagination
 ) -> Page[SnapshotRead]:
     """The server's snapshots oldest first, without their texts."""
-    found = snapshots.list_snapshots(session, org.id, server_id, cursor=page.cursor, limit=page.limit)
+    found = snapshots.list_snapshots(
+        session, org.id, server_id, cursor=page.cursor, limit=page.limit, newest=page.newest
+    )
     return Page[SnapshotRead](
         items=[SnapshotRead.from_snapshot(snapshot) for snapshot in found.items],
         next_cursor=found.next_cursor,

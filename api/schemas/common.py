@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from http import HTTPStatus
 from typing import Any, Generic, Literal, TypeVar
 
 from fastapi import FastAPI
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 ItemT = TypeVar("ItemT")
 
@@ -25,9 +26,17 @@ class InputModel(BaseModel):
 
 
 class ReadModel(BaseModel):
-    """A response body, built from ORM rows or service dicts."""
+    """A response body, built from ORM rows or service dicts. Every timestamp carries its offset:
+    stored times are UTC, and SQLite (the embedded default) hands them back without a zone."""
 
     model_config = ConfigDict(from_attributes=True)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _timestamps_in_utc(cls, value: Any) -> Any:
+        if isinstance(value, datetime) and value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value
 
 
 class Page(ReadModel, Generic[ItemT]):

@@ -9,8 +9,10 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from advisor.model import Profile, Role
+from advisor.units import describe_bytes
 from api.audit_flow import is_finished, load_audit, wait_for_audit
 from api.deps import DbSession
+from api.uploads import MAX_BODY_BYTES
 from api.web.changes import change_rows, drift_rows, severity_counts, severity_filter
 from api.web.charts import buffer_pool_chart, redo_chart
 from api.web.filesview import dropin_download_name, files_view
@@ -23,6 +25,7 @@ from api.web.templating import render
 from services.errors import NotFound
 from services.pagination import MAX_LIMIT
 from services.servers import get_server, list_servers
+from services.snapshots import LIMITS
 from store.db import unit_of_work
 from store.models import AuditStatus
 
@@ -34,6 +37,15 @@ FIRST_WAIT_SECONDS = 2.0
 REFRESH_SECONDS = 2
 #: drift rows shown before the rest fold away (a sandbox file beside a real server differs in dozens).
 DRIFT_ROWS_SHOWN = 8
+
+
+FORM_LIMITS = {
+    "file": describe_bytes(LIMITS.max_file_bytes),
+    "files": LIMITS.max_files,
+    "body": describe_bytes(MAX_BODY_BYTES),
+    "file_bytes": LIMITS.max_file_bytes,
+    "body_bytes": MAX_BODY_BYTES,
+}
 
 
 class PageNotFound(Exception):
@@ -57,6 +69,7 @@ def _form_page(
         "profiles": tuple(Profile),
         "storage_kinds": STORAGE_KINDS,
         "max_mycnf": MAX_MYCNF_ENTRIES,
+        "limits": FORM_LIMITS,
     }
     return render(request, "form.html", context, status_code=status_code)
 
@@ -94,9 +107,6 @@ def _server_name(org_id: str, server_id: str | None) -> str | None:
 def _result_context(view: dict[str, Any], severity: str | None) -> dict[str, Any]:
     findings = view.get("findings") or []
     figures = view.get("figures") or {}
-    shown = [
-        (index, f) for index, f in enumerate(findings) if severity is None or f.get("severity") == severity
-    ]
     return {
         "severity": severity,
         "severity_counts": severity_counts(findings),

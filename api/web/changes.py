@@ -103,9 +103,9 @@ def drift_rows(drift: Sequence[Mapping[str, Any]], findings: Sequence[Mapping[st
             about.setdefault(str(finding["variable"]), (index, finding.get("recommended")))
     rows = []
     for entry in drift:
-        index, recommended = about.get(str(entry.get("name")), (None, None))
+        index, recommended = about.get(str(entry.get("name")), (-1, None))
         advises_other = recommended is not None and recommended != entry.get("file_value")
-        rows.append(DriftRow(entry, index, recommended if advises_other else None))
+        rows.append(DriftRow(entry, index if index >= 0 else None, recommended if advises_other else None))
     return sorted(rows, key=lambda row: row.finding is None)
 
 

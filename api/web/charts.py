@@ -14,6 +14,7 @@ from datetime import datetime
 from markupsafe import Markup, escape
 
 from advisor.units import describe_bytes
+from api.web.changes import plural
 
 #: drawing units; the page shows a chart at most CHART_MAX_PX wide (ui.css), so 14-unit text stays
 #: 11–16 px from a 390 px phone to a desktop: labels sit above their bars, not beside them.
@@ -180,7 +181,7 @@ def history_chart(points: list[tuple[datetime, Mapping[str, int]]]) -> Markup | 
         + escape(
             "; ".join(
                 f"{when:%Y-%m-%d %H:%M}: "
-                + ", ".join(f"{counts.get(name, 0)} {name}" for name in HISTORY_SEVERITIES)
+                + ", ".join(plural(counts.get(name, 0), name) for name in HISTORY_SEVERITIES)
                 for when, counts in points
             )
         )
@@ -190,7 +191,7 @@ def history_chart(points: list[tuple[datetime, Mapping[str, int]]]) -> Markup | 
     for index, (when, counts) in enumerate(points):
         x = HISTORY_LEFT + index * column
         y = float(base)
-        label = ", ".join(f"{counts.get(name, 0)} {name}" for name in HISTORY_SEVERITIES)
+        label = ", ".join(plural(counts.get(name, 0), name) for name in HISTORY_SEVERITIES)
         parts.append(f"<g><title>{escape(f'{when:%Y-%m-%d %H:%M} UTC: {label}')}</title>")
         for severity in reversed(HISTORY_SEVERITIES):  # info at the bottom, critical on top
             height = counts.get(severity, 0) * scale

@@ -20,6 +20,7 @@ from api.web.option_file_rows import (
     FieldError,
     OptionFileInput,
     TextInput,
+    binary_upload_error,
     pasted,
     read_option_files,
 )
@@ -147,6 +148,10 @@ async def _read_single(form: AuditForm, data: FormData, key: str, taken: set[str
     if isinstance(upload, UploadFile) and upload.filename:
         text = await _file_text(form, key, api_field, upload)
         entry.name, entry.text = upload.filename, text or ""
+        binary = binary_upload_error(upload.filename, entry.text)
+        if binary is not None:
+            # Not pasted back as mojibake: the name stays so the message and the form still say which file.
+            entry.error, entry.text = binary, ""
     else:
         entry.name = str(data.get(f"{key}_name") or default).strip()[:255] or default
         entry.text = pasted(str(data.get(f"{key}_text") or ""))

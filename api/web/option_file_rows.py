@@ -9,6 +9,7 @@ A blank path falls back to the upload's file name, then to `my.cnf`. Paths are c
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from starlette.datastructures import FormData, UploadFile
@@ -53,6 +54,22 @@ class OptionFileInput(TextInput):
     path_error: FieldError | None = None
 
 
+#: bytes no text dump or option file holds: NUL and the other C0 controls but tab and line ends,
+#: and U+FFFD, which decoding put where the upload was not UTF-8.
+_BINARY = re.compile(r"[\x00-\x08\x0e-\x1f\x7f\ufffd]")
+
+
+def binary_upload_error(filename: str, text: str) -> FieldError | None:
+    """An uploaded file that is not text (an encrypted .mylogin.cnf, a compressed dump): said plainly,
+    its bytes never pasted back into the form as mojibake."""
+    if _BINARY.search(text[:65536]) is None:
+        return None
+    return FieldError(
+        f"{filename} is a binary file, not text (an encrypted .mylogin.cnf or a compressed file cannot be "
+        "read): upload the plain-text file, or paste its text."
+    )
+
+
 def pasted(text: str) -> str:
     """A textarea's text: browsers send line breaks as CRLF; the parsers and the differ keep what they get."""
     return text.replace("\r\n", "\n")
@@ -73,7 +90,10 @@ async def _row(path: str, text: str, upload: UploadFile | None) -> OptionFileInp
         try:  # a chosen file wins over text already in the row (the text of an earlier upload)
             entry.text = (await read_named_text("mycnf", upload)).text
         except Problem as problem:
-            entry.error = FieldError(problem.detail)
+            entry.error = FieldError(f"Option file {upload.filename}: {problem.detail}")
+        entry.error = entry.error or binary_upload_error(str(upload.filename), entry.text)
+        if entry.error is not None:
+            entry.text = ""
     if path:
         problem_text = path_problem(path)
         entry.path_error = FieldError(problem_text) if problem_text else None

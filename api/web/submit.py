@@ -11,7 +11,7 @@ from typing import Any
 from fastapi.exceptions import RequestValidationError
 from sqlalchemy.orm import Session
 
-from api.problems import Problem
+from api.problems import Problem, validation_message
 from api.schemas.analyze import AnalyzeParameters
 from api.uploads import upload_from_texts, validate_fields
 from api.web.forms import AuditForm, attach_error
@@ -24,6 +24,18 @@ from store.models import Audit
 
 PARAMETER_FIELDS = ("server_version", "role", "profile", "memory", "memory_limit", "cpus", "storage")
 HARDWARE_FIELDS = ("memory", "memory_limit", "cpus", "storage")
+#: how the form labels each field: every message names its field ("CPUs: …").
+FIELD_LABELS = {
+    "server_version": "Version",
+    "role": "Role",
+    "profile": "Profile",
+    "memory": "Memory",
+    "memory_limit": "Memory limit",
+    "cpus": "CPUs",
+    "storage": "Storage",
+    "server_id": "Server",
+    "new_server_name": "New server name",
+}
 
 
 def _parameters(form: AuditForm) -> AnalyzeParameters | None:
@@ -34,7 +46,8 @@ def _parameters(form: AuditForm) -> AnalyzeParameters | None:
     except RequestValidationError as exc:
         for error in exc.errors():
             name = str(error["loc"][-1])
-            form.errors.setdefault(name, FieldError(str(error["msg"]).removeprefix("Value error, ")))
+            label = FIELD_LABELS.get(name, name)
+            form.errors.setdefault(name, FieldError(f"{label}: {validation_message(error)}"))
         return None
 
 
@@ -80,15 +93,13 @@ def _record(form: AuditForm, exc: ServiceError) -> None:
     """Put a service error on the form."""
     if isinstance(exc, InvalidInput):
         if exc.file is None and "version" in exc.detail:
-            form.errors["server_version"] = FieldError(exc.detail[:1].upper() + exc.detail[1:])
+            form.errors["server_version"] = FieldError(f"Version: {exc.detail}")
         else:
             attach_error(form, exc.detail, file=exc.file, line=exc.line)
     elif isinstance(exc, Conflict):
-        form.errors["new_server_name"] = FieldError(
-            f"{exc.detail[:1].upper()}{exc.detail[1:]}: choose it above."
-        )
+        form.errors["new_server_name"] = FieldError(f"New server name: {exc.detail}: choose it above.")
     elif isinstance(exc, NotFound):
-        form.errors["server_id"] = FieldError("That server no longer exists.")
+        form.errors["server_id"] = FieldError("Server: that server no longer exists.")
     else:
         form.form_errors.append(exc.detail)
 

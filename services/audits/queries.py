@@ -28,6 +28,7 @@ def list_audits(
     severity: str | None,
     cursor: str | None,
     limit: int,
+    newest: bool = False,
 ) -> Page[Audit]:
     """The organisation's audits, oldest first, filtered by server, status and worst severity."""
     if status is not None and status not in tuple(AuditStatus):
@@ -42,5 +43,6 @@ def list_audits(
         severity=severity,
         after=after(cursor),
         limit=check_limit(limit),
+        newest=newest,
     )
     return make_page(rows, limit, lambda audit: (audit.created_at, audit.id))

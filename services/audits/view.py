@@ -60,6 +60,7 @@ def audit_as_dict(audit: Audit) -> dict[str, Any]:
         "findings": list(audit.findings or []),
         "warnings": list(audit.warnings or []),
         "figures": dict(audit.figures) if audit.figures is not None else None,
+        "drift": list(audit.drift or []) if audit.status == "succeeded" else None,
         "error": audit.error,
         "attempts": audit.attempts,
         "advisor_version": audit.advisor_version,

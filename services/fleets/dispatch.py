@@ -66,10 +66,12 @@ class DispatchReport:
 def start_due_runs(session: Session, now: datetime, report: DispatchReport) -> None:
     """Start a run of every due fleet this dispatcher could lock, and move its schedule on."""
     for fleet in fleet_repository.claim_due_fleets(session, now, FLEETS_PER_CALL):
-        run = begin_run(session, fleet, now, forced=False)
+        run = begin_run(session, fleet, now, forced=False, scheduled=True)
         fleet.next_run_at = next_run_after(fleet, now, previous=fleet.next_run_at)
         report.runs_started.append(run.id)
     session.flush()
+    # A fleet without servers has nothing to dispatch: its scheduled run is not recorded.
+    fleet_repository.discard_idle_runs(session, report.runs_started)
 
 
 def _parameters(server: Any, snapshot: Any) -> dict[str, Any]:
@@ -122,6 +124,7 @@ def dispatch_chunk(
     if not servers:
         return
     ids = [server.id for server in servers]
+    run_ids = sorted({server.pending_fleet_run_id for server in servers if server.pending_fleet_run_id})
     snapshots = {
         row[0]: _Snapshot(row[1], row[2], row[3], bool(row[4]))
         for row in snapshot_repository.latest_snapshots_for(session, ids)
@@ -150,6 +153,9 @@ def dispatch_chunk(
             no_snapshot=skips[(run_id, "no_snapshot")],
             in_flight=skips[(run_id, "in_flight")],
         )
+    # A scheduled run whose every server was skipped (nothing changed) is not recorded.
+    queued_for = {row["fleet_run_id"] for row in rows}
+    fleet_repository.discard_idle_runs(session, [run_id for run_id in run_ids if run_id not in queued_for])
     report.audit_ids.extend(row["id"] for row in rows)
     ids = [row["id"] for row in rows]
     for start in range(0, len(ids), audits_per_task):  # a worker claims, runs and stores each batch

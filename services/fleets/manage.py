@@ -102,9 +102,13 @@ def fleet_for_reference(session: Session, org_id: str, reference: str) -> Fleet:
     return fleet
 
 
-def list_fleets(session: Session, org_id: str, *, cursor: str | None, limit: int) -> Page[Fleet]:
+def list_fleets(
+    session: Session, org_id: str, *, cursor: str | None, limit: int, newest: bool = False
+) -> Page[Fleet]:
     """The organisation's fleets, oldest first."""
-    rows = repository.list_fleets(session, org_id, after=after(cursor), limit=check_limit(limit))
+    rows = repository.list_fleets(
+        session, org_id, after=after(cursor), limit=check_limit(limit), newest=newest
+    )
     return make_page(rows, limit, lambda fleet: (fleet.created_at, fleet.id))
 
 

@@ -17,7 +17,9 @@ from store.models import Fleet, FleetRun
 from store.repositories import fleets as repository
 
 
-def begin_run(session: Session, fleet: Fleet, now: datetime, *, forced: bool) -> FleetRun:
+def begin_run(
+    session: Session, fleet: Fleet, now: datetime, *, forced: bool, scheduled: bool = False
+) -> FleetRun:
     """Start a re-audit of the (locked) fleet: a run row, and the fleet's servers marked as waiting."""
     run = repository.add_run(
         session,
@@ -28,6 +30,7 @@ def begin_run(session: Session, fleet: Fleet, now: datetime, *, forced: bool) ->
             started_at=now,
             total=0,
             forced=forced,
+            scheduled=scheduled,
             skipped_unchanged=0,
             skipped_no_snapshot=0,
             skipped_in_flight=0,

@@ -13,6 +13,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -68,6 +69,8 @@ class FleetRun(Base):
     total: Mapped[int] = mapped_column(Integer, nullable=False)
     #: True: re-audit even servers whose snapshot and advisor version did not change.
     forced: Mapped[bool] = mapped_column(Boolean, default=False, nullable=False)
+    #: started by the schedule (not by a request): kept only when it dispatches an audit.
+    scheduled: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false(), nullable=False)
     #: servers not re-audited: nothing changed since their last audit, or nothing uploaded yet.
     skipped_unchanged: Mapped[int] = mapped_column(Integer, default=0, nullable=False)
     skipped_no_snapshot: Mapped[int] = mapped_column(Integer, default=0, nullable=False)

@@ -46,8 +46,9 @@ def list_audits(
     severity: str | None,
     after: After | None,
     limit: int,
+    newest: bool = False,
 ) -> list[Audit]:
-    """Up to `limit + 1` of the organisation's audits after the cursor, oldest first, filtered."""
+    """Up to `limit + 1` of the organisation's audits after the cursor, oldest (or newest) first, filtered."""
     statement = select(Audit).where(Audit.organization_id == organization_id)
     if server_id is not None:
         statement = statement.where(Audit.server_id == server_id)
@@ -55,7 +56,7 @@ def list_audits(
         statement = statement.where(Audit.status == status)
     if severity is not None:
         statement = statement.where(Audit.worst_severity == severity)
-    return list(session.scalars(page_after(statement, Audit, after, limit)))
+    return list(session.scalars(page_after(statement, Audit, after, limit, newest=newest)))
 
 
 def stuck_audits(

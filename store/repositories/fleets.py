@@ -35,10 +35,12 @@ def add_fleet(session: Session, fleet: Fleet) -> Fleet:
     return fleet
 
 
-def list_fleets(session: Session, organization_id: str, *, after: After | None, limit: int) -> list[Fleet]:
+def list_fleets(
+    session: Session, organization_id: str, *, after: After | None, limit: int, newest: bool = False
+) -> list[Fleet]:
     """Up to `limit + 1` fleets after the cursor, oldest first."""
     statement = select(Fleet).where(Fleet.organization_id == organization_id)
-    return list(session.scalars(page_after(statement, Fleet, after, limit)))
+    return list(session.scalars(page_after(statement, Fleet, after, limit, newest=newest)))
 
 
 def delete_fleet(session: Session, organization_id: str, fleet_id: str) -> int:
@@ -114,6 +116,22 @@ def add_skips(session: Session, run_id: str, *, unchanged: int, no_snapshot: int
         )
         .execution_options(synchronize_session=False)
     )
+
+
+def discard_idle_runs(session: Session, run_ids: list[str]) -> int:
+    """Delete the runs among `run_ids` that the schedule started, that queued no audit and have no
+    server still waiting: a schedule that found nothing to re-audit leaves no run behind (a run someone
+    asked for is always kept). Returns how many."""
+    if not run_ids:
+        return 0
+    waiting = exists().where(Server.pending_fleet_run_id == FleetRun.id)
+    audited = exists().where(Audit.fleet_run_id == FleetRun.id)
+    result = session.execute(
+        delete(FleetRun)
+        .where(FleetRun.id.in_(run_ids), FleetRun.scheduled.is_(True), ~waiting, ~audited)
+        .execution_options(synchronize_session=False)
+    )
+    return int(getattr(result, "rowcount", 0) or 0)
 
 
 def get_run(session: Session, organization_id: str, fleet_id: str, run_id: str) -> FleetRun | None:

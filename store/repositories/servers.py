@@ -33,14 +33,20 @@ def add_server(session: Session, server: Server) -> Server:
 
 
 def list_servers(
-    session: Session, organization_id: str, *, fleet: str | None, after: After | None, limit: int
+    session: Session,
+    organization_id: str,
+    *,
+    fleet: str | None,
+    after: After | None,
+    limit: int,
+    newest: bool = False,
 ) -> list[Server]:
     """Up to `limit + 1` servers after the cursor, oldest first; `fleet` is a fleet's id or its name."""
     statement = select(Server).where(Server.organization_id == organization_id)
     if fleet is not None:
         named = select(Fleet.id).where(Fleet.organization_id == organization_id, Fleet.name == fleet)
         statement = statement.where(or_(Server.fleet_id == fleet, Server.fleet_id.in_(named)))
-    return list(session.scalars(page_after(statement, Server, after, limit)))
+    return list(session.scalars(page_after(statement, Server, after, limit, newest=newest)))
 
 
 def delete_server(session: Session, organization_id: str, server_id: str) -> int:

@@ -42,13 +42,19 @@ def add_snapshot(session: Session, snapshot: Snapshot) -> Snapshot:
 
 
 def list_snapshots(
-    session: Session, organization_id: str, server_id: str, *, after: After | None, limit: int
+    session: Session,
+    organization_id: str,
+    server_id: str,
+    *,
+    after: After | None,
+    limit: int,
+    newest: bool = False,
 ) -> list[Snapshot]:
     """Up to `limit + 1` snapshots of the server after the cursor, oldest first."""
     statement = select(Snapshot).where(
         Snapshot.organization_id == organization_id, Snapshot.server_id == server_id
     )
-    return list(session.scalars(page_after(statement, Snapshot, after, limit)))
+    return list(session.scalars(page_after(statement, Snapshot, after, limit, newest=newest)))
 
 
 def latest_snapshots_for(session: Session, server_ids: Sequence[str]) -> Sequence[Any]:

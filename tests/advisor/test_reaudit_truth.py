@@ -95,3 +95,16 @@ def test_a_line_written_back_unchanged_is_no_diff() -> None:
     assert unified_diff("/etc/my.cnf", old, new, [1, None, 3]) == ""
     changed = unified_diff("/etc/my.cnf", old, [*new[:2], "port = 3307\n"], [1, None, None])
     assert "-log_bin" not in changed and "+port = 3307" in changed
+
+
+def test_evidence_names_its_true_source() -> None:
+    """innodb_io_capacity_max judged against the io_capacity we recommend cites that value as our
+    recommendation, not as read from SHOW GLOBAL VARIABLES."""
+    variables = _text("global_variables.tsv").replace(
+        "innodb_io_capacity_max\t2000", "innodb_io_capacity_max\t300"
+    )
+    result = run_audit(AuditInputs(variables=variables, memory="24G", storage="ssd")).to_dict()
+    finding = next(f for f in result["findings"] if f["rule"] == "flushing.io_capacity_max")
+    by_label = {item["label"]: item for item in finding["evidence"]}
+    assert by_label["innodb_io_capacity_max"]["source"] == "SHOW GLOBAL VARIABLES"
+    assert by_label["innodb_io_capacity (recommended)"]["source"] == "recommended by flushing.io_capacity"

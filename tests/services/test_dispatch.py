@@ -50,8 +50,8 @@ def test_a_one_second_fleet_is_dispatched_once_then_not_until_due_again(
     fleet_organization: OrganizationHandle,
 ) -> None:
     """With a 1 s interval: after a second one call queues an audit per server and moves the schedule on;
-    a second call right after queues nothing and starts no run; due again, a run starts but adds no
-    audit while each server's audit is still queued."""
+    a second call right after queues nothing and starts no run; due again, every server's audit is
+    still queued, so the run dispatches nothing and is not recorded (no new run every interval)."""
     fleet = make_fleet(fleet_organization, 3, interval_seconds=1)
     time.sleep(1.1)
     _dispatch_until_idle()
@@ -72,8 +72,26 @@ def test_a_one_second_fleet_is_dispatched_once_then_not_until_due_again(
     time.sleep(1.1)
     _dispatch_until_idle()
     assert audits_per_server(fleet.server_ids) == dict.fromkeys(fleet.server_ids, 1)
-    latest = max(_runs_of(fleet.id), key=lambda run: run.started_at)
-    assert (len(_runs_of(fleet.id)), latest.total, latest.skipped_in_flight) == (2, 3, 3)
+    assert [run.id for run in _runs_of(fleet.id)] == [runs[0].id]
+    with unit_of_work() as session:  # the schedule moved on all the same
+        assert get_fleet(session, fleet_organization.id, fleet.id).next_run_at > next_run_at
+
+
+def test_a_run_someone_asked_for_is_kept_even_when_it_skips_every_server(
+    fleet_organization: OrganizationHandle,
+) -> None:
+    """A re-audit requested through the API whose servers are all unchanged still shows as a run (its
+    id was handed back), with every server counted as skipped."""
+    fleet = make_fleet(fleet_organization, 2)
+    with unit_of_work() as session:
+        start_reaudit(session, fleet_organization.id, fleet.id, force=False)
+    _succeed(_dispatch_until_idle())
+    with unit_of_work() as session:
+        asked = start_reaudit(session, fleet_organization.id, fleet.id, force=False)
+    assert _dispatch_until_idle() == []
+    with unit_of_work() as session:
+        progress = get_run_progress(session, fleet_organization.id, fleet.id, asked.id)
+    assert (progress["skipped_unchanged"], progress["finished"]) == (2, True)
 
 
 def test_two_dispatchers_racing_never_dispatch_a_server_twice(fleet_organization: OrganizationHandle) -> None:

@@ -97,3 +97,13 @@ def test_watched_settings_come_from_the_live_variables() -> None:
     assert settings["innodb_buffer_pool_size"] == "134217728"
     assert settings["version"] == "10.11.19-MariaDB-0+deb12u1"
     assert watched_settings(None, "variables") == {}
+
+
+def test_a_finding_whose_recommendation_is_in_the_file_but_not_live_is_not_resolved() -> None:
+    """The re-audit of our recommended file with the server unchanged: the pool finding moves to
+    `not_yet_live` (the file says 16G, the server runs 128M), never to `resolved`."""
+    pool = {**_finding("buffer_pool.undersized", "innodb_buffer_pool_size"), "recommended": "16G"}
+    pending = {"name": "innodb_buffer_pool_size", "file_value": "16G", "live_value": "134217728"}
+    comparison = compare_audits(_audit("a", [pool]), _audit("b", [], [pending]))
+    assert comparison["findings"]["resolved"] == []
+    assert [f["rule"] for f in comparison["findings"]["not_yet_live"]] == ["buffer_pool.undersized"]

@@ -62,6 +62,30 @@ def test_findings_are_matched_by_rule_and_variable() -> None:
     assert compare_findings(None, None).unchanged == 0
 
 
+def test_a_recommendation_in_the_file_but_not_running_is_not_resolved() -> None:
+    """The newer file holds the recommended 2G redo log but the server still runs 96M: the finding is
+    listed as not yet live, never resolved; a finding the file fixed in another way stays resolved."""
+    older = [
+        _finding("redo_log.undersized", "innodb_log_file_size", recommended="2G"),
+        _finding("config_validity.possible_typo", "innodb_buffer_pool_size"),
+    ]
+    drift = {
+        "innodb_log_file_size": {
+            "name": "innodb_log_file_size",
+            "file_value": "2048M",
+            "live_value": "100663296",
+        },
+        "innodb_buffer_pool_size": {
+            "name": "innodb_buffer_pool_size",
+            "file_value": "banana",
+            "live_value": "1",
+        },
+    }
+    changes = compare_findings(older, [], drift)
+    assert [f["rule"] for f in changes.not_yet_live] == ["redo_log.undersized"]
+    assert [f["rule"] for f in changes.resolved] == ["config_validity.possible_typo"]
+
+
 def test_option_file_changes_diff_each_path() -> None:
     """A changed line shows as -/+ under its path; an added file comes from /dev/null; equal files say nothing."""
     sandbox = corpus_file(SANDBOX_MYCNF).read_text()

@@ -6,7 +6,11 @@ import re
 import xml.etree.ElementTree as ElementTree
 from datetime import UTC, datetime
 
-from api.web.charts import BAR_AREA, buffer_pool_chart, history_chart, redo_chart
+import pytest
+
+from api.web.charts import RIGHT_MARGIN, WIDTH, buffer_pool_chart, history_chart, redo_chart
+
+BAR_AREA = WIDTH - RIGHT_MARGIN
 
 GIB = 1024**3
 MIB = 1024**2
@@ -18,7 +22,7 @@ def _bars(markup: str) -> dict[str, float]:
     root = ElementTree.fromstring(markup)
     widths = {}
     for group in root.iter(f"{SVG}g"):
-        label, rect = group.find(f"{SVG}text"), group.find(f"{SVG}rect")
+        label, rect = group.find(f"{SVG}text/{SVG}tspan"), group.find(f"{SVG}rect")
         if label is not None and rect is not None and "bar" in (group.get("class") or ""):
             widths[label.text or ""] = float(rect.get("width") or 0)
     return widths
@@ -36,8 +40,8 @@ def test_buffer_pool_bars_share_one_scale_and_say_their_values() -> None:
     assert chart is not None
     widths = _bars(str(chart))
     assert widths["Usable memory"] == BAR_AREA
-    assert widths["InnoDB data + indexes"] == BAR_AREA / 4
-    assert widths["Buffer pool recommended"] == BAR_AREA * 16 / 24
+    assert widths["InnoDB data + indexes"] == pytest.approx(BAR_AREA / 4, abs=0.1)
+    assert widths["Buffer pool recommended"] == pytest.approx(BAR_AREA * 16 / 24, abs=0.1)
     assert "Buffer pool now: 128 MiB" in str(chart) and "Usable memory: 24 GiB" in str(chart)
     assert 'role="img"' in str(chart)
 
@@ -75,8 +79,29 @@ def test_history_columns_stack_findings_by_severity() -> None:
     )
     assert chart is not None
     root = ElementTree.fromstring(str(chart))
-    heights = [float(rect.get("height") or 0) for rect in root.iter(f"{SVG}rect")]
+    columns = [
+        rect
+        for group in root.findall(f"{SVG}g")
+        if group.find(f"{SVG}title") is not None
+        for rect in group.iter(f"{SVG}rect")
+    ]
+    heights = [float(rect.get("height") or 0) for rect in columns]
     # Drawn bottom up (warning, then critical on top): the warning block is three times the critical one.
     assert len(heights) == 4 and heights[0] == 3 * heights[1] == 3 * heights[2]
-    assert "1 critical, 3 warning, 0 notice, 0 info" in str(chart)
+
+    assert "1 critical, 3 warnings, 0 notices, 0 infos" in str(chart)
     assert history_chart([]) is None
+
+
+def test_history_chart_has_a_legend_axes_and_times_that_differ() -> None:
+    """A legend names each severity's colour, the vertical axis says "findings" with its top count, and
+    two audits on one day are labelled by their times, not twice by the same date."""
+    first, last = datetime(2026, 11, 23, 10, 0, tzinfo=UTC), datetime(2026, 11, 23, 14, 30, tzinfo=UTC)
+    chart = str(history_chart([(first, {"warning": 2}), (last, {"warning": 5, "notice": 1})]))
+    root = ElementTree.fromstring(chart)
+    legend = root.find(f"{SVG}g[@class='legend']")
+    assert legend is not None
+    assert [text.text for text in legend.iter(f"{SVG}text")] == ["critical", "warning", "notice", "info"]
+    labels = [text.text for text in root.iter(f"{SVG}text")]
+    assert "findings" in labels and "6" in labels
+    assert "2026-11-23 10:00" in labels and "14:30 UTC" in labels

@@ -68,3 +68,23 @@ def test_a_finished_run_stops_refreshing(
     text = web_client.get(f"/ui/fleets/{fleet.id}", headers=_cookie(fleet_organization)).text
     assert "<strong>2 of 2</strong> servers done — finished;" in text
     assert 'http-equiv="refresh"' not in text
+
+
+def test_fleets_are_listed_and_linked_from_the_navigation_and_the_servers(
+    web_client: TestClient, fleet_organization: OrganizationHandle
+) -> None:
+    """/ui/fleets lists each fleet with its schedule, last run and progress (N of M); every page's
+    navigation links to it; the servers list names each server's fleet."""
+    fleet = make_fleet(fleet_organization, 3, with_snapshots=False, name="lisbon")
+    with unit_of_work() as session:
+        start_reaudit(session, fleet_organization.id, fleet.id, force=False)
+    cookie = _cookie(fleet_organization)
+    listing = web_client.get("/ui/fleets", headers=cookie)
+    assert listing.status_code == 200, listing.text
+    row = next(line for line in listing.text.split("<tr>") if "lisbon" in line)
+    assert f'href="/ui/fleets/{fleet.id}"' in row and "0 of 3 done — running" in row
+    assert "every " in row or "cron " in row
+    assert '<a href="/ui/fleets" aria-current="page">Fleets</a>' in listing.text
+    servers = web_client.get("/ui/servers", headers=cookie).text
+    assert '<a href="/ui/fleets">Fleets</a>' in servers
+    assert servers.count(f'<a href="/ui/fleets/{fleet.id}">lisbon</a>') == 3

@@ -19,7 +19,7 @@ REF_INSTANCES = "https://dev.mysql.com/doc/refman/8.0/en/innodb-multiple-buffer-
 @rule(
     "buffer_pool.chunk_alignment",
     Severity.NOTICE,
-    [REF_SIZE],
+    [REF_SIZE, "https://mariadb.com/kb/en/innodb-buffer-pool/"],
     Versions(((5, 7, 5), (99,)), ((10, 2, 2), (99,))),
 )
 def chunk_alignment(ctx: AuditContext) -> Iterator[Proposal]:
@@ -69,7 +69,7 @@ def chunk_alignment(ctx: AuditContext) -> Iterator[Proposal]:
 @rule(
     "buffer_pool.single_instance",
     Severity.NOTICE,
-    [REF_INSTANCES],
+    [REF_INSTANCES, "https://mariadb.com/kb/en/innodb-system-variables/#innodb_buffer_pool_instances"],
     Versions(((5, 5, 4), (99,)), ((0,), (10, 5))),
 )
 def single_instance(ctx: AuditContext) -> Iterator[Proposal]:

@@ -19,7 +19,7 @@ WARMUP_VARIABLES = ("innodb_buffer_pool_dump_at_shutdown", "innodb_buffer_pool_l
 @rule(
     "buffer_pool.warmup_disabled",
     Severity.NOTICE,
-    [REF_WARMUP],
+    [REF_WARMUP, "https://mariadb.com/kb/en/innodb-buffer-pool/"],
     Versions(((5, 6, 3), (99,)), ((10, 0), (99,))),
 )
 def warmup_disabled(ctx: AuditContext) -> Iterator[Proposal]:
@@ -50,7 +50,12 @@ def warmup_disabled(ctx: AuditContext) -> Iterator[Proposal]:
         )
 
 
-@rule("buffer_pool.old_blocks_time_zero", Severity.NOTICE, [REF_MIDPOINT], ALL_VERSIONS)
+@rule(
+    "buffer_pool.old_blocks_time_zero",
+    Severity.NOTICE,
+    [REF_MIDPOINT, "https://mariadb.com/kb/en/innodb-system-variables/#innodb_old_blocks_time"],
+    ALL_VERSIONS,
+)
 def old_blocks_time_zero(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: innodb_old_blocks_time = 0 (the default in MySQL 5.1/5.5 and MariaDB 5.5; 1000 from
     MySQL 5.6.6 / MariaDB 10.0).

@@ -38,7 +38,12 @@ def _uptime(status: StatusView) -> int | None:
 @rule(
     "connections.near_limit",
     Severity.WARNING,
-    [MAX_CONNECTIONS, TOO_MANY, CONNECTION_ERRORS],
+    [
+        MAX_CONNECTIONS,
+        TOO_MANY,
+        CONNECTION_ERRORS,
+        "https://mariadb.com/kb/en/server-system-variables/#max_connections",
+    ],
     needs=("status",),
 )
 def near_limit(ctx: AuditContext) -> Iterator[Proposal]:
@@ -96,7 +101,7 @@ def near_limit(ctx: AuditContext) -> Iterator[Proposal]:
 @rule(
     "connections.max_connections_oversized",
     Severity.NOTICE,
-    [MAX_CONNECTIONS, USER_RESOURCES],
+    [MAX_CONNECTIONS, USER_RESOURCES, "https://mariadb.com/kb/en/server-system-variables/#max_connections"],
     needs=("status",),
 )
 def max_connections_oversized(ctx: AuditContext) -> Iterator[Proposal]:
@@ -144,7 +149,15 @@ def max_connections_oversized(ctx: AuditContext) -> Iterator[Proposal]:
     )
 
 
-@rule("connections.max_user_connections", Severity.INFO, [MAX_USER_CONNECTIONS, USER_RESOURCES])
+@rule(
+    "connections.max_user_connections",
+    Severity.INFO,
+    [
+        MAX_USER_CONNECTIONS,
+        USER_RESOURCES,
+        "https://mariadb.com/kb/en/server-system-variables/#max_user_connections",
+    ],
+)
 def max_user_connections(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: a global max_user_connections that cannot bite (at or above max_connections), and
     a server near its connection limit with no per-account cap at all.

@@ -25,7 +25,7 @@ REF_IO = "https://dev.mysql.com/doc/refman/8.0/en/innodb-configuring-io-capacity
 @rule(
     "flushing.io_capacity",
     Severity.NOTICE,
-    [REF_IO, REF_FLUSHING],
+    [REF_IO, REF_FLUSHING, "https://mariadb.com/kb/en/innodb-system-variables/#innodb_io_capacity"],
     Versions(((5, 5, 4), (99,)), ((0,), (99,))),
     needs=("storage",),
 )
@@ -72,7 +72,12 @@ def io_capacity(ctx: AuditContext) -> Iterator[Proposal]:
     )
 
 
-@rule("flushing.io_capacity_max", Severity.NOTICE, [REF_IO], Versions(((5, 6, 6), (99,)), ((10, 0), (99,))))
+@rule(
+    "flushing.io_capacity_max",
+    Severity.NOTICE,
+    [REF_IO, "https://mariadb.com/kb/en/innodb-system-variables/#innodb_io_capacity_max"],
+    Versions(((5, 6, 6), (99,)), ((10, 0), (99,))),
+)
 def io_capacity_max(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: innodb_io_capacity_max against innodb_io_capacity (after the change proposed by
     flushing.io_capacity): it must not be lower, and on a hard disk or a device with known IOPS it should
@@ -114,7 +119,12 @@ def io_capacity_max(ctx: AuditContext) -> Iterator[Proposal]:
         rationale=f"{why} Set it to {desired}.",
         evidence=(
             Evidence(IO_MAX, str(current), setting_source(ctx, IO_MAX)),
-            Evidence(IO, str(io_after), setting_source(ctx, IO)),
+            # After flushing.io_capacity's change the value is our recommendation, not the server's.
+            Evidence(
+                IO if change is None else f"{IO} (recommended)",
+                str(io_after),
+                setting_source(ctx, IO) if change is None else "recommended by flushing.io_capacity",
+            ),
         ),
         variable=IO_MAX,
         recommended=str(desired),

@@ -14,7 +14,13 @@ from advisor.units import describe_bytes, format_size
 REF_LOG_BUFFER = f"{MYSQL_INNODB_PARAMETERS}#sysvar_innodb_log_buffer_size"
 
 
-@rule("redo_log.log_waits", Severity.WARNING, [REF_LOG_BUFFER], ALL_VERSIONS, needs=("status",))
+@rule(
+    "redo_log.log_waits",
+    Severity.WARNING,
+    [REF_LOG_BUFFER, "https://mariadb.com/kb/en/innodb-system-variables/#innodb_log_buffer_size"],
+    ALL_VERSIONS,
+    needs=("status",),
+)
 def log_waits(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: Innodb_log_waits per second over the status window (transactions that had to wait
     because the log buffer was full and had to be flushed first).

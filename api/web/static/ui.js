@@ -76,3 +76,52 @@
     setTimeout(poll, 300);
   }
 })();
+
+// The form: a file over the size limit is said beside its field before anything is sent, so nothing
+// typed is lost (the server says the same after a post, and refuses a whole form over its limit).
+(function () {
+  "use strict";
+  var form = document.querySelector("form[data-max-file-bytes]");
+  if (!form) { return; }
+  var maxFile = parseInt(form.getAttribute("data-max-file-bytes"), 10);
+  var maxBody = parseInt(form.getAttribute("data-max-body-bytes"), 10);
+  function mib(bytes) { return (bytes / 1048576).toFixed(1) + " MiB"; }
+  function say(input, message) {
+    var old = input.parentNode.querySelector(".error-message[data-client]");
+    if (old) { old.remove(); }
+    input.removeAttribute("aria-invalid");
+    if (!message) { return; }
+    var note = document.createElement("p");
+    note.className = "error-message"; note.setAttribute("data-client", ""); note.setAttribute("role", "alert");
+    note.id = input.id + "-size-error"; note.textContent = message;
+    input.parentNode.insertBefore(note, input.nextSibling);
+    input.setAttribute("aria-invalid", "true"); input.setAttribute("aria-describedby", note.id);
+  }
+  function check(input) {
+    var file = input.files && input.files[0];
+    var label = document.querySelector("label[for='" + input.id + "']");
+    var name = label ? label.textContent.trim() : "File";
+    if (file && file.size > maxFile) {
+      say(input, name + ": " + file.name + " is " + mib(file.size) + "; the limit is " + mib(maxFile) + " a file.");
+      return false;
+    }
+    say(input, null);
+    return true;
+  }
+  form.addEventListener("change", function (event) {
+    if (event.target.type === "file") { check(event.target); }
+  });
+  form.addEventListener("submit", function (event) {
+    var total = 0, ok = true, first = null;
+    form.querySelectorAll("input[type=file]").forEach(function (input) {
+      if (input.files && input.files[0]) { total += input.files[0].size; }
+      if (!check(input)) { ok = false; first = first || input; }
+    });
+    if (ok && total > maxBody) {
+      first = form.querySelector("input[type=file]");
+      say(first, "The files together are " + mib(total) + "; the form takes at most " + mib(maxBody) + ".");
+      ok = false;
+    }
+    if (!ok) { event.preventDefault(); first.focus(); }
+  });
+})();
