@@ -6,7 +6,7 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -16,7 +16,7 @@ from services import jobs
 from services.fleets import get_run_progress, start_reaudit
 from services.jobs import DISPATCH_FLEETS as DISPATCH_TASK
 from store.db import unit_of_work
-from store.models import Audit, FleetRun
+from store.models import Audit, Fleet, FleetRun
 from tests.fixtures.fleet_data import audits_per_server, make_fleet
 from tests.fixtures.real_services import ServiceUrls, service_environment
 from tests.fixtures.service_data import OrganizationHandle, wait_for
@@ -70,23 +70,47 @@ def beat_process(service_urls: ServiceUrls, tmp_path: Path) -> Iterator[subproce
         process.wait(timeout=20)
 
 
+_SEEN: dict[object, set[object]] = {}
+
+
+def _passes_since(read: Callable[[], object], start: object) -> int:
+    """How many distinct later values `read` has shown since `start` (each a scheduled pass)."""
+    seen = _SEEN.setdefault(start, set())
+    value = read()
+    if value is not None and value != start:
+        seen.add(value)
+    return len(seen)
+
+
 def test_beat_and_the_worker_reaudit_a_one_second_fleet(
     fleet_organization: OrganizationHandle,
     worker_process: WorkerProcess,
     beat_process: subprocess.Popen[bytes],
 ) -> None:
-    """With beat every second and a fleet due every second: each server is audited once, then later runs
-    start on schedule and skip the unchanged servers — no server is audited twice."""
+    """With beat every second and a fleet due every second: each server is audited once; later
+    scheduled passes find nothing changed, dispatch nothing and record no run — no server is audited
+    twice, and no new run appears every second."""
     fleet = make_fleet(fleet_organization, 3, interval_seconds=1)
 
-    def skipping_runs() -> list[FleetRun]:
+    def audited() -> bool:
         with unit_of_work() as session:
-            runs = session.scalars(select(FleetRun).where(FleetRun.fleet_id == fleet.id)).all()
-        return [run for run in runs if run.skipped_unchanged == 3]
+            statuses = session.scalars(
+                select(Audit.status).where(Audit.server_id.in_(fleet.server_ids))
+            ).all()
+        return len(statuses) == 3 and set(statuses) == {"succeeded"}
 
-    wait_for(skipping_runs, timeout=60, interval=0.2)
+    def last_dispatch() -> object:
+        with unit_of_work() as session:
+            return session.scalar(select(Fleet.last_dispatch_at).where(Fleet.id == fleet.id))
+
+    wait_for(audited, timeout=60, interval=0.2)
+    first_pass = last_dispatch()
+    # three more scheduled passes over the unchanged servers
+    wait_for(lambda: _passes_since(last_dispatch, first_pass) >= 3, timeout=60, interval=0.2)
     assert beat_process.poll() is None
     assert audits_per_server(fleet.server_ids) == dict.fromkeys(fleet.server_ids, 1)
     with unit_of_work() as session:
+        runs = session.scalars(select(FleetRun).where(FleetRun.fleet_id == fleet.id)).all()
         statuses = session.scalars(select(Audit.status).where(Audit.server_id.in_(fleet.server_ids))).all()
+    assert [run.total for run in runs] == [3]
     assert set(statuses) == {"succeeded"}
