@@ -1,7 +1,7 @@
 """Fleet runs say whether the schedule started them: a scheduled run that dispatches nothing is not kept.
 
-Revision ID: 0006_scheduled_runs
-Revises: 0005_recommended_files
+Revision ID: 0007_scheduled_runs
+Revises: 0006_audit_result_reference
 Create Date: 2026-11-24 13:00:00
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006_scheduled_runs"
-down_revision = "0005_recommended_files"
+revision = "0007_scheduled_runs"
+down_revision = "0006_audit_result_reference"
 branch_labels = None
 depends_on = None
 
