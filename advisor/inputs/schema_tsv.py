@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from advisor.errors import InputError
 from advisor.inputs.schema_facts import SchemaFacts, SchemaLayout
 from advisor.inputs.schema_values import (
@@ -28,6 +30,9 @@ def parse_schema_tsv(text: str, file: str, *, without_key: bool) -> SchemaFacts:
     """
     lines = text.split("\n")  # not splitlines(): a comment may hold U+2028 and friends
     first = next(index for index, line in enumerate(lines) if line.strip())
+    if lines[first].lstrip().startswith("+-"):
+        lines = _unboxed(lines, first, file)
+        first = next(index for index, line in enumerate(lines) if line.strip())
     header = lines[first].rstrip("\r").split("\t")
     columns, headerless = _columns(header, file, first + 1)
     width = len(header)
@@ -52,6 +57,32 @@ def parse_schema_tsv(text: str, file: str, *, without_key: bool) -> SchemaFacts:
         line_numbers.append(index + 1)
     layout: SchemaLayout = "query" if "has_primary_key" in columns else "tables"
     return collect_facts(file, layout, records, line_numbers.__getitem__, without_key=without_key)
+
+
+def _unboxed(lines: list[str], first: int, file: str) -> list[str]:
+    """The mysql client's boxed table (`+---+` borders, `| a | b |` rows) as tab-separated lines, each
+    row on its own line number (borders become blank lines). The first border fixes where each cell is
+    cut, so cells may hold spaces; a row of another width (a value with a line break) is an error."""
+    border = lines[first].rstrip("\r").strip()
+    cuts = [index for index, char in enumerate(border) if char == "+"]
+    out: list[str] = []
+    for number, raw in enumerate(lines, start=1):
+        line = raw.rstrip("\r").strip()
+        if not line or line.startswith("+"):
+            out.append("")
+            continue
+        if line.startswith(("(", "Empty set")) or line.endswith(" sec)"):
+            out.append("")  # the client's `(1.23 sec)` and `N rows in set` trailer
+            continue
+        if len(line) != len(border) or not line.startswith("|") or not line.endswith("|"):
+            raise InputError(
+                f"expected a row of the boxed table, {len(border)} characters wide between `|`s as its "
+                f"border, found {len(line)}: run the query with `mysql -B` for values with line breaks",
+                file=file,
+                line=number,
+            )
+        out.append("\t".join(line[start + 1 : end].strip() for start, end in pairwise(cuts)))
+    return out
 
 
 def _columns(fields: list[str], file: str, line: int) -> tuple[dict[str, int], bool]:
