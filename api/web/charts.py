@@ -147,7 +147,7 @@ def _legend() -> list[str]:
     for severity in HISTORY_SEVERITIES:
         parts.append(f'<rect class="sev-{severity}" x="{x:.0f}" y="4" width="12" height="12"></rect>')
         parts.append(f'<text x="{x + 16:.0f}" y="15">{severity}</text>')
-        x += 16 + 8 * len(severity) + 14
+        x += 16 + 7 * len(severity) + 16
     parts.append("</g>")
     return parts
 

@@ -11,7 +11,9 @@ from urllib.parse import urlsplit
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from advisor.errors import InputError
 from advisor.model import Profile, Role
+from advisor.version import parse_version
 from services.errors import Conflict, InvalidInput, NotFound
 from services.jobs import RUN_AUDIT, enqueue
 from services.servers import get_server
@@ -77,8 +79,21 @@ def _insert(session: Session, audit: Audit, snapshot: Snapshot | None = None) ->
     return audit, True
 
 
+def _server_facts(snapshot: Snapshot, parameters: dict[str, Any]) -> dict[str, str | None]:
+    """The flavor and version the audit will run with, known when it is queued (the 202 body says
+    them); the run writes what it really used."""
+    text = parameters.get("server_version") or snapshot.server_version
+    if not text:
+        return {"flavor": None, "version": None}
+    try:
+        return {"flavor": parse_version(str(text)).flavor, "version": str(text)}
+    except InputError:  # the run reports it as the audit's error
+        return {"flavor": None, "version": None}
+
+
 def _queued_audit(org_id: str, snapshot: Snapshot, parameters: dict[str, Any], **fields: Any) -> Audit:
     now = utcnow()
+    fields = {**_server_facts(snapshot, parameters), **fields}
     return Audit(
         id=new_id(),
         organization_id=org_id,

@@ -86,6 +86,9 @@ def test_submit_then_wait_gives_findings_diff_and_mycnf(
     location = submitted.headers["location"]
     assert location == f"/v1/audits/{submitted.json()['id']}"
     assert submitted.json()["snapshot_id"] == snapshot_id
+    # The 202 body is the whole resource: every field, the server it will run as already known.
+    assert set(submitted.json()) >= {"status", "created_at", "server", "findings", "drift", "links"}
+    assert submitted.json()["server"] == {"flavor": "mariadb", "version": "10.11.19-MariaDB-0+deb12u1"}
     audit = client.get(location, params={"wait": 30}, headers=tenants.mine.headers).json()
     assert audit["status"] == "succeeded", audit
     assert audit["server"] == {"flavor": "mariadb", "version": "10.11.19-MariaDB-0+deb12u1"}
