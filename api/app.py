@@ -11,7 +11,7 @@ from api.metrics import router as metrics_router
 from api.middleware import RequestContextMiddleware
 from api.problems import install_problem_handlers
 from api.ratelimit import TokenBucketLimiter
-from api.routers import analyze, audits, drift, fleets, health, servers, snapshots
+from api.routers import analyze, audits, drift, fleets, health, keys, servers, snapshots
 from api.schemas.common import install_problem_schema
 from api.uploads import MAX_BODY_BYTES
 from api.web import fleets as fleet_pages
@@ -42,7 +42,7 @@ def create_app() -> FastAPI:
     app.include_router(metrics_router)
     install_work_collector()
     install_docs(app)
-    for resource in (servers, snapshots, audits, analyze, fleets, drift):
+    for resource in (servers, snapshots, audits, analyze, fleets, drift, keys):
         app.include_router(resource.router)
     app.include_router(snapshots.by_id_router)
     install_problem_schema(app)

@@ -26,6 +26,10 @@ class LazyGroup(click.Group):
             "cli.audit_command:audit_command",
             "Audit a server offline: my.cnf, variables, status, hardware in; findings and a diff out.",
         ),
+        "admin": (
+            "cli.admin_command:admin",
+            "Administration: organisations, API keys and webhook secrets.",
+        ),
         "collect": (
             "cli.collect_command:collect_command",
             "Collect variables, status and InnoDB status from a running server.",
@@ -143,41 +147,6 @@ def migrate(revision: str) -> None:
     build_engine(url).dispose()  # creates ./var for the SQLite default
     upgrade(url, revision)
     click.echo(f"database migrated to {revision}", err=True)
-
-
-@cli.group()
-def admin() -> None:
-    """Administration: organisations and API keys."""
-
-
-@admin.command("create-org")
-@click.argument("name")
-def create_org(name: str) -> None:
-    """Create an organisation and print its first API key as the last line.
-
-    Prints the organisation's id, its webhook secret (signs audit callbacks) and, last, the API key:
-    `innotune admin create-org acme | tail -n 1` is the key. Both secrets are shown only this once.
-    """
-    from conf.settings import get_settings
-    from services.errors import ServiceError
-    from services.orgs import create_organization
-    from store.db import build_engine, unit_of_work
-
-    settings = get_settings()
-    if settings.is_sqlite:  # the embedded default: make sure its database exists and is current
-        from migrations.commands import upgrade
-
-        build_engine(settings.database_url).dispose()
-        upgrade(settings.database_url)
-    try:
-        with unit_of_work() as session:
-            organization, key = create_organization(session, name)
-            organization_id, webhook_secret = organization.id, organization.webhook_secret
-    except ServiceError as exc:
-        raise click.UsageError(exc.detail) from None
-    click.echo(f"organization_id: {organization_id}")
-    click.echo(f"webhook_secret: {webhook_secret}")
-    click.echo(key)
 
 
 def main() -> None:

@@ -53,9 +53,17 @@ class Settings(BaseSettings):
     fleet_dispatch_chunk_size: int = Field(default=500, ge=1, le=10000, alias="INNOTUNE_FLEET_DISPATCH_CHUNK")
     #: a fleet run's audits go to the workers this many per task (claimed and stored together).
     fleet_audits_per_task: int = Field(default=25, ge=1, le=500, alias="INNOTUNE_FLEET_AUDITS_PER_TASK")
-    #: signs the web pages' session cookies; required for signing in to the pages with a broker
-    #: (several API processes must agree on it); the embedded default makes one up per process.
+    #: signs session cookies and form tokens and derives the webhook secrets (conf.server_secret);
+    #: every API and worker process of a deployment must share it.
     secret_key: str | None = Field(default=None, alias="INNOTUNE_SECRET_KEY", min_length=32)
+    #: where the secret key is kept when INNOTUNE_SECRET_KEY is not set (created on first use).
+    secret_key_file: str = Field(default="var/secret_key", alias="INNOTUNE_SECRET_KEY_FILE")
+    #: the address users reach the pages at (`https://innotune.example.com`): forms posted from any
+    #: other origin are refused. Unset: the origin the request itself was sent to.
+    public_origin: str | None = Field(default=None, alias="INNOTUNE_PUBLIC_ORIGIN")
+    #: networks callbacks may reach although they are not public (`10.0.0.0/8,fd00::/8`): by
+    #: default loopback, private, link-local and other non-global addresses are refused.
+    callback_allowed_networks: str = Field(default="", alias="INNOTUNE_CALLBACK_ALLOWED_NETWORKS")
 
     #: where beat keeps its schedule: a writable place (the code directory may be read-only).
     beat_schedule_file: Path = Field(

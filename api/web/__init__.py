@@ -44,7 +44,11 @@ def install_web_pages(app: FastAPI) -> None:
 
     @app.exception_handler(CrossSiteRequest)
     async def _cross_site(request: Request, exc: CrossSiteRequest) -> Response:
-        return PlainTextResponse("Forms are accepted from this site's own pages only.", status_code=403)
+        return PlainTextResponse(
+            "Refused: forms are accepted from this site's own pages only. If you sent it from here, "
+            "the page was too old: reload it and send the form again.",
+            status_code=403,
+        )
 
     @app.exception_handler(PageNotFound)
     async def _not_found(request: Request, exc: PageNotFound) -> Response:

@@ -19,7 +19,7 @@ from api.web.filesview import dropin_download_name, files_view
 from api.web.forms import SINGLE_INPUTS, AuditForm, read_audit_form
 from api.web.option_file_rows import MAX_MYCNF_ENTRIES
 from api.web.resultview import apply_sql_script, finding_anchor, group_findings
-from api.web.session import SameSitePost, WebOrg
+from api.web.session import FormPost, WebOrg
 from api.web.submit import submit_audit_form
 from api.web.templating import render
 from services.errors import NotFound
@@ -83,7 +83,7 @@ def audit_form(request: Request, org: WebOrg) -> Response:
     return _form_page(request, form, _server_choices(org.id))
 
 
-@router.post("/audits", dependencies=[SameSitePost])
+@router.post("/audits", dependencies=[FormPost])
 async def submit_audit(request: Request, org: WebOrg, session: DbSession) -> Response:
     """Start the audit and go to its page (303); the form comes back with its errors otherwise."""
     form = await read_audit_form(request)

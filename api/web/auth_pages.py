@@ -10,10 +10,10 @@ from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from api.deps import DbSession
-from api.web.session import SameSitePost, end_session, signed_in_organization, start_session
+from api.web.session import FormPost, end_session, session_token, signed_in_organization, start_session
 from api.web.templating import render
 from conf.settings import get_settings
-from services.orgs import hash_key, organization_for_key
+from services.web_sessions import sign_in, sign_out
 
 router = APIRouter(prefix="/ui", include_in_schema=False)
 HOME = "/ui"
@@ -26,10 +26,10 @@ def safe_next(path: str | None) -> str:
     return path
 
 
-def _key_is_valid(session: Session, key: str) -> bool:
-    found = organization_for_key(session, key) is not None
+def _sign_in(session: Session, key: str) -> str | None:
+    token = sign_in(session, key)
     session.commit()
-    return found
+    return token
 
 
 @router.get("/login")
@@ -40,28 +40,30 @@ def login_form(request: Request, session: DbSession, next: str | None = None) ->
     return render(request, "login.html", {"next": safe_next(next), "error": None})
 
 
-@router.post("/login", dependencies=[SameSitePost])
+@router.post("/login", dependencies=[FormPost])
 async def login(
     request: Request,
     session: DbSession,
     api_key: Annotated[str, Form(max_length=300)] = "",
     next: Annotated[str, Form(max_length=2000)] = HOME,
 ) -> Response:
-    """Check the key; on success start a session (a signed cookie) and go where the user was going."""
+    """Check the key; on success start a session and go where the user was going."""
     if get_settings().embedded:
         return RedirectResponse(HOME, status_code=303)
     key = api_key.strip()
-    if not key or not await run_in_threadpool(_key_is_valid, session, key):
+    token = await run_in_threadpool(_sign_in, session, key) if key else None
+    if token is None:
         error = "Enter an API key." if not key else "That API key is unknown or revoked."
         return render(request, "login.html", {"next": safe_next(next), "error": error}, status_code=401)
     response = RedirectResponse(safe_next(next), status_code=303)
-    start_session(response, hash_key(key))
+    start_session(response, token)
     return response
 
 
-@router.post("/logout", dependencies=[SameSitePost])
-def logout() -> Response:
-    """End the session."""
+@router.post("/logout", dependencies=[FormPost])
+def logout(request: Request, session: DbSession) -> Response:
+    """End the session, on the server too: a copy of the cookie stops working."""
+    sign_out(session, session_token(request))
     response = RedirectResponse(f"{HOME}/login", status_code=303)
     end_session(response)
     return response

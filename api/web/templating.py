@@ -12,6 +12,7 @@ from starlette.templating import Jinja2Templates
 
 from advisor.units import describe_bytes
 from api.web.changes import now_text, plural
+from api.web.csrf import CSRF_FIELD, csrf_token, set_csrf_cookie
 from conf.settings import get_settings
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
@@ -64,8 +65,14 @@ templates.env.globals["pairs"] = lambda values: [(value, value) for value in val
 
 def render(request: Request, name: str, context: dict[str, Any], status_code: int = 200) -> HTMLResponse:
     """Render a page; every page knows whether sign-in applies (not in the embedded default)."""
-    page_context = {"embedded": get_settings().embedded, **context}
+    page_context = {
+        "embedded": get_settings().embedded,
+        "csrf_field": CSRF_FIELD,
+        "csrf_token": csrf_token(request),
+        **context,
+    }
     response = templates.TemplateResponse(request, name, page_context, status_code=status_code)
+    set_csrf_cookie(request, response)
     # The pages show an organisation's data: never cache them, never frame them; only our own
     # script and style run (the pictures are inline SVG styled by the stylesheet).
     response.headers["Cache-Control"] = "no-store"

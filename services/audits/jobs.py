@@ -86,7 +86,11 @@ def deliver_callback(audit_id: str) -> str | None:
     if target is None:
         return None
     status = send_callback(
-        target.payload, target.url, target.secret, timeout_seconds=get_settings().callback_timeout_seconds
+        target.payload,
+        target.url,
+        target.secret,
+        message_id=target.message_id,
+        timeout_seconds=get_settings().callback_timeout_seconds,
     )
     with unit_of_work() as session:
         record_callback_status(session, audit_id, status)

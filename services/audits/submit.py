@@ -6,7 +6,6 @@ for an audit that is not there yet.
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -14,6 +13,7 @@ from sqlalchemy.orm import Session
 from advisor.errors import InputError
 from advisor.model import Profile, Role
 from advisor.version import parse_version
+from services.audits.callback_address import check_callback_url
 from services.errors import Conflict, InvalidInput, NotFound
 from services.jobs import RUN_AUDIT, enqueue
 from services.servers import get_server
@@ -26,19 +26,12 @@ from store.repositories import snapshots as snapshot_repository
 ANALYZE_PARAMETERS = frozenset(
     {"server_version", "role", "profile", "memory", "memory_limit", "cpus", "storage"}
 )
-MAX_CALLBACK_URL_CHARS = 2000
 MAX_IDEMPOTENCY_KEY_CHARS = 200
 
 
 def _check_callback_url(url: str | None) -> str | None:
-    if url is None:
-        return None
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname or len(url) > MAX_CALLBACK_URL_CHARS:
-        raise InvalidInput(
-            f"callback_url must be an http(s) URL of at most {MAX_CALLBACK_URL_CHARS} characters"
-        )
-    return url
+    """A callback URL we may post to (services.audits.callback_address), or InvalidInput."""
+    return None if url is None else check_callback_url(url)
 
 
 def _replayed(session: Session, org_id: str, key: str | None, request_hash: str | None) -> Audit | None:

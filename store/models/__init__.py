@@ -9,7 +9,7 @@ from store.models.audit import (
     AuditStatus,
 )
 from store.models.fleet import Fleet, FleetRun
-from store.models.organization import ApiKey, Organization
+from store.models.organization import ApiKey, Organization, WebSession
 from store.models.server import Server
 from store.models.snapshot import Snapshot
 
@@ -26,4 +26,5 @@ __all__ = [
     "Organization",
     "Server",
     "Snapshot",
+    "WebSession",
 ]

@@ -132,6 +132,9 @@ def test_sign_in_cookie_is_secure_httponly_strict_and_holds_no_key(
     page.wait_for_url(re.compile(r"/ui/login"))
     page.goto(f"{service_web}/ui")
     assert "/ui/login" in page.url
+    context.add_cookies([cookie])  # a copy of the cookie kept from before signing out
+    page.goto(f"{service_web}/ui")
+    assert "/ui/login" in page.url
 
 
 def test_another_organisations_audit_and_server_are_not_found(

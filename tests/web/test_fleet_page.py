@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
 
 from services.fleets import start_reaudit
-from services.orgs import create_api_key, hash_key
+from services.orgs import create_api_key
 from store.db import unit_of_work
 from tests.fixtures.fleet_data import make_fleet
 from tests.fixtures.real_services import ServiceUrls
@@ -26,11 +25,12 @@ def web_client(service_settings: ServiceUrls) -> Iterator[TestClient]:
 
 def _cookie(organization: OrganizationHandle) -> dict[str, str]:
     """A signed session of a fresh key of the organisation (what signing in on /ui/login sets)."""
-    from api.web.session import COOKIE_NAME, sign_session
+    from api.web.session import COOKIE_NAME
+    from services.web_sessions import sign_in
 
     with unit_of_work() as session:
-        key = create_api_key(session, organization.id)
-    return {"Cookie": f"{COOKIE_NAME}={sign_session(hash_key(key), int(time.time()))}"}
+        token = sign_in(session, create_api_key(session, organization.id))
+    return {"Cookie": f"{COOKIE_NAME}={token}"}
 
 
 def test_fleet_page_shows_the_run_in_progress(
