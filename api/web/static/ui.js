@@ -125,3 +125,8 @@
     if (!ok) { event.preventDefault(); first.focus(); }
   });
 })();
+
+// Printing (a PDF from the browser): every folded drift row is printed too.
+window.addEventListener("beforeprint", function () {
+  document.querySelectorAll("details.drift-more").forEach(function (details) { details.open = true; });
+});
