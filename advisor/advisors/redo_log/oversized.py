@@ -31,10 +31,18 @@ def _shrink_to(ctx: AuditContext, redo: RedoLog, bound: RedoBound) -> tuple[int,
 
 
 def _pool_unsized(ctx: AuditContext) -> bool:
-    """The pool is the server's default and no memory is known to size it: the pool, not the log, is
+    """The pool is at the server's default and no memory is known to size it: the pool, not the log, is
     what is likely to change, so shrinking the log to fit it would be undone by the pool fix."""
-    pool, plan = ctx.config.get("innodb_buffer_pool_size"), pool_plan(ctx)
-    return pool is None or (pool.source == "default" and (plan is None or plan.target is None))
+    plan = pool_plan(ctx)
+    if plan is None:
+        return True
+    if plan.target is not None:
+        return False
+    facts = ctx.catalog.lookup("innodb_buffer_pool_size", ctx.version)
+    default = facts.default if facts is not None else None
+    return ctx.config.get("innodb_buffer_pool_size") is None or (
+        isinstance(default, int) and plan.current_bytes == default
+    )
 
 
 @rule(

@@ -11,8 +11,8 @@ Two signals, neither a fixed mark:
   out since the oldest transaction purge has not processed. With the id rate (Innodb_max_trx_id
   between two snapshots, MariaDB) it becomes seconds: purge further behind than the whole window made
   no headway during it. When the purge point has reached the oldest read view's low limit ("will not
-  see trx with id >= X"), that view is what holds purge back; the history piled up since that
-  transaction opened gives a growth rate from one dump.
+  see trx with id >= X"), or purge sits "running but idle" with history left, that view is what holds
+  purge back; the history piled up since that transaction opened gives a growth rate from one dump.
 
 A lag only counts while the history list is non-zero: with nothing to purge the purge point stays
 where it was (right after startup it reads 0) and the difference means nothing.
@@ -86,13 +86,16 @@ def _id_rate(ctx: AuditContext) -> float | None:
 
 
 def _blocking_view(ctx: AuditContext, purge_done: int) -> InnodbTransaction | None:
-    """The oldest read view, when purge has caught up with its low limit (it may go no further)."""
-    assert ctx.innodb is not None
-    views = [t for t in ctx.innodb.transactions if t.read_view_low_limit is not None]
+    """The oldest read view, when purge has caught up with its low limit or sits idle with history
+    left (MySQL 8.0 purges up to the view's commit-number limit, a little below the id it prints)."""
+    innodb = ctx.innodb
+    assert innodb is not None
+    views = [t for t in innodb.transactions if t.read_view_low_limit is not None]
     if not views:
         return None
     oldest = min(views, key=lambda t: t.read_view_low_limit or 0)
-    return oldest if purge_done >= (oldest.read_view_low_limit or 0) else None
+    idle = innodb.purge_state is not None and "idle" in innodb.purge_state
+    return oldest if idle or purge_done >= (oldest.read_view_low_limit or 0) else None
 
 
 @once_per_audit
