@@ -17,7 +17,11 @@ Bounds, so that a size never comes from noise or buys nothing:
   the total size of the log files as large as the buffer pool or even larger"; MariaDB: "For the
   maximum capacity in the Redo Log, the Redo Log size should be the same as the
   innodb_buffer_pool_size" — but not many times it: 11.5 GiB beside a 512 MiB pool bought nothing over
-  1 GiB on a real MariaDB 10.11 and took 4× as long to recover.
+  1 GiB on a real MariaDB 10.11 and took 4× as long to recover. The log size also decides when
+  flushing starts: innodb_adaptive_flushing_lwm is the "Percentage of log capacity below which no
+  adaptive flushing happens" (MariaDB, default 10), and MariaDB leaves innodb_max_dirty_pages_pct_lwm
+  at 0, so a log held to the dirty bytes makes the page cleaner write hot pages again and again
+  (MDEV-26055, https://github.com/MariaDB/server/commit/9593cccf28).
 
 The minimum and the BLOB need are never bounded (the BLOB limit is the server refusing a write).
 """
