@@ -30,14 +30,15 @@ def _shrink_to(ctx: AuditContext, redo: RedoLog, bound: RedoBound) -> tuple[int,
     return max(rounded, target.total_bytes), "the most the pool can use, rounded up to a 256 MiB step"
 
 
-def _pool_unsized(ctx: AuditContext) -> bool:
-    """The pool is at the server's default and no memory is known to size it: the pool, not the log, is
-    what is likely to change, so shrinking the log to fit it would be undone by the pool fix."""
+def _pool_unsettled(ctx: AuditContext) -> bool:
+    """The pool is not where it is headed, so the bound will grow with it and shrinking the log now
+    would be undone: the pool is still the server's default with no memory known to size it, or this
+    audit raises it only part of the way (weak evidence moves it at most 2× towards its target)."""
     plan = pool_plan(ctx)
     if plan is None:
         return True
     if plan.target is not None:
-        return False
+        return plan.target.size_bytes > plan.planned_bytes
     facts = ctx.catalog.lookup("innodb_buffer_pool_size", ctx.version)
     default = facts.default if facts is not None else None
     return ctx.config.get("innodb_buffer_pool_size") is None or (
@@ -70,13 +71,14 @@ def oversized(ctx: AuditContext) -> Iterator[Proposal]:
     so the redo rules never pull against each other.
 
     Caveats: a notice: an oversized log slows only recovery. The bound follows the recommended pool
-    when buffer_pool advice changes it; with the default pool and no memory size given, the pool is
-    what needs sizing, so the rule stays quiet. innodb_log_file_size is dynamic only on MariaDB 10.9+ and
+    when buffer_pool advice changes it; while the pool is not where it is headed (the server default
+    with no memory size given, or raised only part of the way on weak evidence) the rule stays quiet:
+    the bound grows with the pool, and a log shrunk now would have to grow back. innodb_log_file_size is dynamic only on MariaDB 10.9+ and
     innodb_redo_log_capacity on MySQL 8.0.30+; before MySQL 5.6.8 / MariaDB 10.0 the resize needs the
     manual procedure (the rationale gives it).
     """
     redo, bound = redo_log(ctx), redo_bound(ctx)
-    if redo is None or bound is None or _pool_unsized(ctx):
+    if redo is None or bound is None or _pool_unsettled(ctx):
         return
     factor = ctx.thresholds.redo_log.oversized_factor
     target = redo_target(ctx, redo)
