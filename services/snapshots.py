@@ -178,9 +178,6 @@ def build_snapshot(
     check_limits(upload)
     inputs = stored_inputs(upload)
     inputs["version_from_variables"] = False
-    flags = ("memory", "memory_limit", "cpus", "storage")
-    if upload.hardware is not None and any(parameters.get(name) for name in flags):
-        raise InvalidInput("give either a hardware file or memory/cpus/storage, not both")
     try:
         summary = validate_inputs(
             audit_inputs(inputs, parameters),

@@ -81,11 +81,17 @@ def collect(tool: Innotune, socket: Path, password: str, interval: int, output: 
 def audit(
     tool: Innotune, snapshot: Path, mycnf: Path, hardware: dict[str, str], profile: str
 ) -> dict[str, Any]:
-    """`innotune audit` of the collected files and our my.cnf; hardware as flags (the collector
-    leaves storage out on a virtio disk, and --hardware cannot be mixed with --storage)."""
+    """`innotune audit` of the collected files and our my.cnf. The bench's hardware flags replace those
+    fields of the collector's hardware.json (the same facts on every run), the rest of it (the storage
+    probe's latencies) stays."""
     args = ["audit", "--mycnf", str(mycnf), "--variables", str(snapshot / "variables.tsv")]
     args += ["--status", str(snapshot / "status-1.tsv"), "--status", str(snapshot / "status-2.tsv")]
-    for flag, name in (("--innodb-status", "innodb_status.txt"), ("--schema", "schema.tsv")):
+    inputs = (
+        ("--innodb-status", "innodb_status.txt"),
+        ("--schema", "schema.tsv"),
+        ("--hardware", "hardware.json"),
+    )
+    for flag, name in inputs:
         if (snapshot / name).exists():
             args += [flag, str(snapshot / name)]
     for key, value in hardware.items():

@@ -110,13 +110,6 @@ def test_bad_inputs_and_facts_are_422(client: TestClient, tenants: Tenants) -> N
     )
 
 
-def test_hardware_file_and_memory_flag_together_are_422(client: TestClient, tenants: Tenants) -> None:
-    """A hardware JSON file and memory/cpus fields contradict each other: 422."""
-    files = [*corpus_upload(), ("hardware", ("hardware.json", b'{"memory": "24G"}'))]
-    response = client.post("/v1/analyze", files=files, data={"memory": "24G"}, headers=tenants.mine.headers)
-    assert_problem(response, 422)
-
-
 def test_idempotency_key_on_analyze(client: TestClient, tenants: Tenants, worker: WorkerProcess) -> None:
     """The same upload with the same key is the same audit; another upload with it is a 409."""
     headers = {**tenants.mine.headers, "Idempotency-Key": f"analyze-{uuid.uuid4()}"}
@@ -184,3 +177,39 @@ def test_more_paths_than_files_is_a_clear_422(client: TestClient, tenants: Tenan
     )
     assert_problem(response, 422)
     assert "2 `mycnf_path` fields for 1 `mycnf` files" in response.json()["detail"]
+
+
+def _evidence(body: dict[str, Any], label: str) -> list[str]:
+    """The values of every evidence item with this label."""
+    return [
+        item["value"]
+        for finding in body["findings"]
+        for item in finding["evidence"]
+        if item["label"] == label
+    ]
+
+
+def test_fields_replace_single_fields_of_the_hardware_file(
+    client: TestClient, tenants: Tenants, worker: WorkerProcess
+) -> None:
+    """As `innotune audit --hardware F --storage ssd`: a hardware file plus memory/storage fields is one
+    merged spec (the fields win, the file keeps the rest), never a refusal."""
+    hardware = b'{"memory": "16G", "cpus": 2, "storage": "hdd", "fsync_latency_ms": 0.25}'
+    files = [*corpus_upload(), ("hardware", ("hardware.json", hardware))]
+    both = client.post(
+        "/v1/analyze",
+        params={"wait": 30},
+        files=files,
+        data={"memory": "24G", "storage": "ssd"},
+        headers=tenants.mine.headers,
+    )
+    file_only = client.post("/v1/analyze", params={"wait": 30}, files=files, headers=tenants.mine.headers)
+    assert both.status_code == 200, both.text
+    assert file_only.status_code == 200, file_only.text
+    merged, alone = both.json(), file_only.json()
+    assert merged["figures"]["usable_memory_bytes"] == 24 * 1024**3
+    assert alone["figures"]["usable_memory_bytes"] == 16 * 1024**3
+    # the field's ssd: io_capacity and flush_neighbors cite it; the file's hdd alone asks for neither
+    assert _evidence(merged, "storage") == ["ssd", "ssd"]
+    assert _evidence(alone, "storage") == []
+    assert not {"flushing.io_capacity", "flushing.flush_neighbors"} & {f["rule"] for f in alone["findings"]}

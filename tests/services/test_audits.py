@@ -140,7 +140,11 @@ def test_analyze_stores_a_serverless_snapshot_and_a_queued_audit(organization: O
         ({"role": "boss"}, {}, "role"),
         ({"cpus": "four"}, {}, "cpus"),
         ({"memory": "lots"}, {}, "not a size"),
-        ({"memory": "16G"}, {"hardware": '{"memory": "16G"}'}, "not both"),
+        (
+            {"storage": "ssd"},
+            {"hardware": '{"memory": "16G", "cpus": "many"}'},
+            "hardware.json:1: `cpus`: expected",
+        ),
     ],
 )
 def test_analyze_refuses_bad_parameters(
