@@ -61,7 +61,10 @@ openapi: $(VENV)/.installed-dev
 ## Benchmarks: print figures and record them under bench/results/
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/audit_offline.py
+	$(BIN)/python bench/cli_vs_peer.py
 	$(BIN)/python bench/service_submit.py
+	$(BIN)/python bench/fleet_reaudit.py --servers 10000
+	$(BIN)/python bench/service_submit.py --fleet 10000
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

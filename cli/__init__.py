@@ -2,3 +2,15 @@
 
 #: the package's version (pyproject.toml reads it from here); `innotune --version` prints it.
 __version__ = "0.1.0"
+
+
+def main() -> None:
+    """Console-script entry point: `--version` answers before click (15 ms) is imported."""
+    import sys
+
+    if sys.argv[1:] in (["--version"], ["-V"]):
+        print(f"innotune {__version__}")
+        return
+    from cli.main import main as run
+
+    run()

@@ -194,9 +194,16 @@ def previous_succeeded_for(session: Session, audit_ids: Sequence[str]) -> dict[s
         .correlate(current)
         .scalar_subquery()
     )
+    # Two steps, each an index walk: joining on the correlated subquery made PostgreSQL evaluate it
+    # for every audit of the table.
+    previous_of: dict[str, str | None] = dict(
+        session.execute(select(current.id, previous_id).where(current.id.in_(list(audit_ids)))).all()
+    )
+    wanted = {previous for previous in previous_of.values() if previous is not None}
+    if not wanted:
+        return {}
     statement = (
         select(
-            current.id,
             Audit.id,
             Audit.finding_keys,
             Snapshot.content_hash,
@@ -204,12 +211,11 @@ def previous_succeeded_for(session: Session, audit_ids: Sequence[str]) -> dict[s
             Audit.result_hash,
             Audit.result_of,
         )
-        .select_from(current)
-        .join(Audit, Audit.id == previous_id)
         .join(Snapshot, Snapshot.id == Audit.snapshot_id)
-        .where(current.id.in_(list(audit_ids)))
+        .where(Audit.id.in_(sorted(wanted)))
     )
-    return {row[0]: PreviousAudit(*row[1:]) for row in session.execute(statement)}
+    found = {row[0]: PreviousAudit(*row) for row in session.execute(statement)}
+    return {audit_id: found[previous] for audit_id, previous in previous_of.items() if previous in found}
 
 
 def server_ids_after(session: Session, after: str | None, limit: int) -> list[str]:

@@ -32,6 +32,12 @@ def test_version_prints_the_package_version() -> None:
     assert result.output == f"innotune {__version__}\n"
 
 
+def test_the_console_script_answers_version_without_click() -> None:
+    code = "import sys; sys.argv = ['innotune', '--version']; import cli; cli.main(); print('click' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split("\n")[:2] == [f"innotune {__version__}", "False"]
+
+
 def test_help_and_version_import_no_command_module() -> None:
     for argv in (["--help"], ["--version"]):
         loaded = _modules_after(*argv)
