@@ -188,7 +188,7 @@ def _collect(
     from collector.upload import upload_snapshot
 
     url, api_key, server_id = upload_to
-    return upload_snapshot(snapshot_files(snapshot, hardware), url, api_key, server_id)
+    return upload_snapshot(snapshot_files(snapshot, hardware), url, api_key, server_id, snapshot.role)
 
 
 def _host(facts: LocalFacts | None) -> dict[str, object] | None:

@@ -21,6 +21,8 @@ from store.repositories import servers as repository
 FLAVORS = ("mysql", "mariadb", "percona")
 MAX_LABELS = 50
 MAX_TEXT_CHARS = 200
+#: where a server's role comes from (Server.role_source): a detected role replaces only a default one.
+ROLE_GIVEN, ROLE_DETECTED, ROLE_DEFAULT = "given", "detected", "default"
 
 
 @dataclass
@@ -116,6 +118,7 @@ def create_server(session: Session, org_id: str, fields: ServerFields) -> Server
     values = {name: _clean(name, value) for name, value in given.items()}
     if repository.name_taken(session, org_id, values["name"]):
         raise Conflict(f"a server named {values['name']!r} already exists")
+    values["role_source"] = ROLE_GIVEN if "role" in values else ROLE_DEFAULT
     fleet = _fleet_of(session, org_id, values)
     if fleet is not None:  # a server created into a fleet takes the fleet's role and profile unless given
         values.setdefault("role", fleet.default_role)
@@ -170,10 +173,19 @@ def update_server(session: Session, org_id: str, server_id: str, changes: dict[s
     if "name" in values and repository.name_taken(session, org_id, values["name"], other_than=server.id):
         raise Conflict(f"a server named {values['name']!r} already exists")
     _fleet_of(session, org_id, values)
+    if "role" in values:
+        values["role_source"] = ROLE_GIVEN
     for name, value in values.items():
         setattr(server, name, value)
     session.flush()
     return server
+
+
+def learn_role(server: Server, detected: str | None) -> None:
+    """Take the role the collector detected, unless a user gave the server its role."""
+    if detected is not None and server.role_source != ROLE_GIVEN:
+        server.role = detected
+        server.role_source = ROLE_DETECTED
 
 
 def delete_server(session: Session, org_id: str, server_id: str) -> None:

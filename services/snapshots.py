@@ -17,7 +17,7 @@ from advisor.errors import InputError
 from services.audit_facts import WATCHED_VARIABLES
 from services.errors import InvalidInput, NotFound, TooLarge
 from services.pagination import Page, after, check_limit, make_page
-from services.servers import get_server
+from services.servers import get_server, learn_role
 from store.models import Snapshot
 from store.repositories import snapshots as repository
 
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 MiB = 1024 * 1024
 MAX_NAME_CHARS = 255
+MAX_HOW_CHARS = 500
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,9 @@ class SnapshotUpload:
     innodb_status_name: str = "innodb_status"
     schema_name: str = "schema"
     hardware_name: str = "hardware.json"
+    #: the role `innotune collect` detected (replica, primary, standalone) and how it decided.
+    detected_role: str | None = None
+    detected_role_how: str | None = None
 
     def status_file_names(self) -> list[str]:
         """One name per status dump: the given ones, `statusN` for the rest."""
@@ -104,12 +108,28 @@ def check_limits(upload: SnapshotUpload, limits: SnapshotLimits = LIMITS) -> Non
             )
         if "\x00" in text:
             raise InvalidInput(f"{name}: binary content (NUL bytes) is not a text dump", file=name)
+    _check_detected_role(upload)
+
+
+def _check_detected_role(upload: SnapshotUpload) -> None:
+    from advisor.model import Role
+
+    if upload.detected_role is not None and upload.detected_role not in tuple(Role):
+        raise InvalidInput(f"detected_role must be one of {', '.join(Role)}, not {upload.detected_role!r}")
+    how = upload.detected_role_how
+    if how is not None and (
+        upload.detected_role is None or len(how) > MAX_HOW_CHARS or not how.isprintable()
+    ):
+        raise InvalidInput(
+            f"detected_role_how goes with detected_role: one line of at most {MAX_HOW_CHARS} characters"
+        )
 
 
 def stored_inputs(upload: SnapshotUpload) -> dict[str, Any]:
     """The inputs as stored: option files and variables redacted, with the names errors use."""
     from advisor.redact import redact_option_text, redact_variables_text
 
+    detected = {"detected_role": {"role": upload.detected_role, "how": upload.detected_role_how}}
     return {
         "mycnf": {path: redact_option_text(text) for path, text in upload.mycnf.items()},
         "variables": redact_variables_text(upload.variables) if upload.variables is not None else None,
@@ -124,6 +144,8 @@ def stored_inputs(upload: SnapshotUpload) -> dict[str, Any]:
             "schema": upload.schema_name,
             "hardware": upload.hardware_name,
         },
+        # only when sent: a snapshot without it keeps the content hash it always had
+        **(detected if upload.detected_role is not None else {}),
     }
 
 
@@ -205,12 +227,15 @@ def build_snapshot(
 
 
 def ingest_snapshot(session: Session, org_id: str, server_id: str | None, upload: SnapshotUpload) -> Snapshot:
-    """Store a validated, redacted snapshot; learn flavor and version onto a server that has none."""
+    """Store a validated, redacted snapshot; learn flavor and version onto a server that has none, and
+    the role the collector detected onto a server whose role no user gave."""
     server = get_server(session, org_id, server_id) if server_id is not None else None
     snapshot, version = build_snapshot(org_id, server, upload, {})
     if server is not None and snapshot.inputs["version_from_variables"]:
         server.flavor = server.flavor or version.flavor
         server.version = server.version or version.raw
+    if server is not None:
+        learn_role(server, upload.detected_role)
     return repository.add_snapshot(session, snapshot)
 
 

@@ -11,8 +11,14 @@ from starlette.concurrency import run_in_threadpool
 from api.deps import CurrentOrg, DbSession, Pagination
 from api.problems import Problem
 from api.schemas.common import AUTHENTICATED, Page, problem_responses
-from api.schemas.snapshots import SnapshotCreate, SnapshotDetail, SnapshotRead
-from api.uploads import read_upload
+from api.schemas.snapshots import (
+    DetectedRole,
+    ServerSnapshotCreate,
+    SnapshotCreate,
+    SnapshotDetail,
+    SnapshotRead,
+)
+from api.uploads import read_upload, validate_fields
 from services import snapshots
 from services.snapshots import SnapshotUpload
 
@@ -53,6 +59,22 @@ SNAPSHOT_REQUEST_BODY: dict[str, Any] = {
 }
 
 
+def _server_snapshot_body() -> dict[str, Any]:
+    """A server's snapshot also takes the role the collector detected (JSON members, form fields)."""
+    form = SNAPSHOT_REQUEST_BODY["requestBody"]["content"]["multipart/form-data"]["schema"]
+    role_fields = DetectedRole.model_json_schema()["properties"]
+    content = {
+        "application/json": {"schema": ServerSnapshotCreate.model_json_schema(by_alias=True)},
+        "multipart/form-data": {
+            "schema": {"type": "object", "properties": {**form["properties"], **role_fields}}
+        },
+    }
+    return {"requestBody": {"required": True, "content": content}}
+
+
+_ROLE_FIELDS = frozenset(DetectedRole.model_fields)
+
+
 def _ingest(session: Session, org_id: str, server_id: str, upload: SnapshotUpload) -> SnapshotRead:
     return SnapshotRead.from_snapshot(snapshots.ingest_snapshot(session, org_id, server_id, upload))
 
@@ -61,15 +83,18 @@ def _ingest(session: Session, org_id: str, server_id: str, upload: SnapshotUploa
     "",
     status_code=201,
     summary="Upload a snapshot",
-    openapi_extra=SNAPSHOT_REQUEST_BODY,
+    openapi_extra=_server_snapshot_body(),
     responses=problem_responses(400, 404, 413, 415, 422, *AUTHENTICATED),
 )
 async def create_snapshot(
     server_id: str, request: Request, org: CurrentOrg, session: DbSession, response: Response
 ) -> SnapshotRead:
     """Validate the inputs with the advisor's parsers (422 naming file and line), redact option-file
-    secrets, and store them; the server learns its flavor and version when it had none."""
-    body = await read_upload(request)
+    secrets, and store them; the server learns its flavor and version when it had none, and the
+    detected role (`detected_role`, sent by `innotune collect --upload`) unless its role was given."""
+    body = await read_upload(request, ServerSnapshotCreate, _ROLE_FIELDS)
+    role = validate_fields(DetectedRole, body.fields)
+    body.upload.detected_role, body.upload.detected_role_how = role.detected_role, role.detected_role_how
     snapshot = await run_in_threadpool(_ingest, session, org.id, server_id, body.upload)
     response.headers["Location"] = f"/v1/servers/{server_id}/snapshots/{snapshot.id}"
     return snapshot

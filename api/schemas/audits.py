@@ -76,6 +76,7 @@ class DriftEntry(ReadModel):
 class ServerFacts(ReadModel):
     flavor: str | None = None
     version: str | None = None
+    role: str | None = Field(None, description="The role the audit runs as.")
 
 
 class AuditFigures(ReadModel):
@@ -106,7 +107,7 @@ class AuditRead(ReadModel):
     duration_ms: int | None = Field(description="From started to finished.")
     queued_ms: int | None = Field(None, description="From submitted to started.")
     worst_severity: Severity | None
-    server: ServerFacts | None = Field(description="The flavor and version the audit ran with.")
+    server: ServerFacts | None = Field(description="The flavor, version and role the audit ran with.")
     findings: list[FindingRead] | None = Field(description="Most urgent first; empty until it has succeeded.")
     warnings: list[str] | None
     figures: AuditFigures | None = Field(None, description="Null until it has succeeded.")

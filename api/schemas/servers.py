@@ -97,6 +97,10 @@ class ServerRead(ReadModel):
     version: str | None
     hardware: dict[str, Any] | None
     role: str
+    role_source: str = Field(
+        description="given (by a user), detected (by the collector's upload) or default (standalone or "
+        "the fleet's); a detected role replaces only a default one."
+    )
     profile: str
     fleet: str | None = Field(description="The fleet's name.")
     fleet_id: str | None

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import Field
 
-from api.schemas.common import InputModel, ReadModel
+from api.schemas.common import InputModel, ReadModel, Role
 
 #: keys of a snapshot's stored inputs besides the option files, in upload order.
 TEXT_INPUTS = ("variables", "status", "innodb_status", "schema", "hardware")
@@ -32,6 +32,21 @@ class SnapshotCreate(InputModel):
     )
 
 
+class DetectedRole(InputModel):
+    """What `innotune collect --upload` found out about the server's place in replication (multipart:
+    plain form fields of these names)."""
+
+    detected_role: Role | None = Field(
+        None,
+        description="The role the collector detected; the server takes it unless a user gave its role.",
+    )
+    detected_role_how: str | None = Field(None, max_length=500, description="How the collector decided.")
+
+
+class ServerSnapshotCreate(SnapshotCreate, DetectedRole):
+    """The JSON form of a server's snapshot: the inputs, and the role the collector detected."""
+
+
 class SnapshotRead(ReadModel):
     """A snapshot without its texts: which inputs it holds, what the parsers warned about."""
 
@@ -43,6 +58,7 @@ class SnapshotRead(ReadModel):
     warnings: list[str]
     mycnf_paths: list[str] = Field(description="Paths of the uploaded option files.")
     inputs_present: list[str] = Field(description="Which other inputs were uploaded.")
+    detected_role: str | None = Field(None, description="The role the collector detected, when it sent one.")
 
     @classmethod
     def from_snapshot(cls, snapshot: Any) -> SnapshotRead:
@@ -81,4 +97,5 @@ def _summary(snapshot: Any) -> dict[str, Any]:
         "warnings": snapshot.warnings or [],
         "mycnf_paths": list(inputs.get("mycnf") or {}),
         "inputs_present": [name for name in TEXT_INPUTS if inputs.get(name)],
+        "detected_role": (inputs.get("detected_role") or {}).get("role"),
     }

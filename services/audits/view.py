@@ -56,7 +56,11 @@ def audit_as_dict(audit: Audit) -> dict[str, Any]:
         "duration_ms": _milliseconds(audit.started_at, audit.finished_at),
         "queued_ms": _milliseconds(audit.created_at, audit.started_at),
         "worst_severity": audit.worst_severity,
-        "server": {"flavor": audit.flavor, "version": audit.version},
+        "server": {
+            "flavor": audit.flavor,
+            "version": audit.version,
+            "role": (audit.parameters or {}).get("role") or "standalone",
+        },
         "findings": list(audit.findings or []),
         "warnings": list(audit.warnings or []),
         "figures": dict(audit.figures) if audit.figures is not None else None,

@@ -35,6 +35,11 @@ class Server(Base):
     #: the HardwareSpec as JSON (sizes in bytes).
     hardware: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
     role: Mapped[str] = mapped_column(String(16), default="standalone", nullable=False)
+    #: given (by a user: create or update) | detected (by the collector, with an upload) | default
+    #: (standalone or the fleet's): a detected role replaces a default one, never a given one.
+    role_source: Mapped[str] = mapped_column(
+        String(16), default="default", server_default="default", nullable=False
+    )
     profile: Mapped[str] = mapped_column(String(16), default="production", nullable=False)
     #: the fleet it belongs to (at most one); a deleted fleet leaves its servers fleetless.
     fleet_id: Mapped[str | None] = mapped_column(ForeignKey("fleets.id", ondelete="SET NULL"), nullable=True)

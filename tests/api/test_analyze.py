@@ -34,11 +34,11 @@ def worker(worker_process: WorkerProcess) -> WorkerProcess:
     return worker_process
 
 
-def _assert_finished_audit(body: dict[str, Any]) -> None:
+def _assert_finished_audit(body: dict[str, Any], role: str = "primary") -> None:
     """A succeeded one-shot: findings with the CLI's fields, a diff and a my.cnf, no secret."""
     assert body["status"] == "succeeded", body
     assert body["server_id"] is None
-    assert body["server"] == {"flavor": "mariadb", "version": "10.11.19-MariaDB-0+deb12u1"}
+    assert body["server"] == {"flavor": "mariadb", "version": "10.11.19-MariaDB-0+deb12u1", "role": role}
     assert body["findings"] and all(set(finding) >= FINDING_FIELDS for finding in body["findings"])
     pool = next(f for f in body["findings"] if f["variable"] == "innodb_buffer_pool_size")
     assert pool["severity"] in ("critical", "warning")

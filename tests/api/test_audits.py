@@ -88,10 +88,11 @@ def test_submit_then_wait_gives_findings_diff_and_mycnf(
     assert submitted.json()["snapshot_id"] == snapshot_id
     # The 202 body is the whole resource: every field, the server it will run as already known.
     assert set(submitted.json()) >= {"status", "created_at", "server", "findings", "drift", "links"}
-    assert submitted.json()["server"] == {"flavor": "mariadb", "version": "10.11.19-MariaDB-0+deb12u1"}
+    server = {"flavor": "mariadb", "version": "10.11.19-MariaDB-0+deb12u1", "role": "standalone"}
+    assert submitted.json()["server"] == server
     audit = client.get(location, params={"wait": 30}, headers=tenants.mine.headers).json()
     assert audit["status"] == "succeeded", audit
-    assert audit["server"] == {"flavor": "mariadb", "version": "10.11.19-MariaDB-0+deb12u1"}
+    assert audit["server"] == server
     assert audit["duration_ms"] is not None and audit["finished_at"] >= audit["started_at"]
     assert audit["findings"] and all(set(finding) >= FINDING_FIELDS for finding in audit["findings"])
     pool = next(f for f in audit["findings"] if f["variable"] == "innodb_buffer_pool_size")

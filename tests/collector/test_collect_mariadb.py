@@ -354,8 +354,20 @@ def test_upload_posts_the_snapshot_to_the_service(
     (request,) = runs.upload_requests
     assert request.path == "/v1/servers/srv_1/snapshots"
     assert request.headers["authorization"] == "Bearer itk_key"
-    fields = [part.field for part in request.parts()]
-    assert fields == ["variables", "status", "status", "innodb_status", "schema", "hardware"]
+    parts = request.parts()
+    fields = [part.field for part in parts]
+    assert fields == [
+        "detected_role",
+        "detected_role_how",
+        "variables",
+        "status",
+        "status",
+        "innodb_status",
+        "schema",
+        "hardware",
+    ]
+    # the role the collector detected goes with the files (the service's audit runs as it)
+    assert parts[0].data.decode() in ("primary", "replica", "standalone") and parts[1].data
     body = request.body.decode("utf-8", errors="replace")
     for secret in (collector_account.password, deadlock):
         assert secret not in body

@@ -8,6 +8,7 @@ import pytest
 
 from collector.errors import CollectError
 from collector.files import snapshot_files
+from collector.role import RoleFinding
 from collector.upload import snapshots_url, upload_snapshot
 from tests.collector.snapshots import corpus_snapshot
 from tests.collector.stub_service import stub_service
@@ -39,6 +40,19 @@ def test_the_snapshot_goes_as_multipart_fields_with_a_bearer_key() -> None:
     assert parts[1].data.decode() == snapshot.status[0] and parts[2].data.decode() == snapshot.status[1]
     assert parts[3].data.decode() == snapshot.innodb_status
     assert b'"cpus": 2' in parts[5].data and parts[5].content_type == "application/json"
+
+
+def test_the_detected_role_goes_as_plain_fields() -> None:
+    """`detected_role` and `detected_role_how` are form fields (no filename) beside the files."""
+    role = RoleFinding("replica", "replicating from 10.0.0.5 (I/O thread yes, SQL thread yes)")
+    with stub_service() as service:
+        upload_snapshot(snapshot_files(corpus_snapshot(), None), service.url, API_KEY, "srv_42", role)
+    parts = service.requests[0].parts()
+    assert [(p.field, p.filename, p.data.decode()) for p in parts[:2]] == [
+        ("detected_role", None, "replica"),
+        ("detected_role_how", None, role.how),
+    ]
+    assert [p.field for p in parts[2:]] == ["variables", "status", "status", "innodb_status", "schema"]
 
 
 def test_parts_not_collected_are_left_out() -> None:
