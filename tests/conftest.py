@@ -8,4 +8,5 @@ pytest_plugins = [
     "tests.fixtures.callbacks",
     "tests.fixtures.fleet_data",
     "tests.fixtures.jobs",
+    "tests.fixtures.recommended_mariadbd",
 ]
