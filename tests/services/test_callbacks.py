@@ -3,6 +3,9 @@ connection detail."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import json
 import socket
 from collections.abc import Callable
@@ -37,6 +40,25 @@ def test_signed_post_arrives_and_verifies_with_the_standard_library(
         Webhook("whsec_" + "b3RoZXItc2VjcmV0LW90aGVyLXNlY3JldA==").verify(call.body, headers)
     with pytest.raises(WebhookVerificationError):
         Webhook(SECRET).verify(call.body.replace(b"succeeded", b"failed"), headers)
+
+
+def test_the_signature_is_what_the_readme_says_a_receiver_computes(
+    callback_receiver: CallbackReceiver,
+) -> None:
+    """README "Callbacks": `v1,` + base64 HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{raw body}`
+    keyed with the base64-decoded part of `whsec_…`; the body is compact JSON with sorted keys;
+    `X-InnoTune-Event: audit.finished`. Computed by hand, without the library."""
+    payload = {"status": "succeeded", "id": "a2", "findings": []}
+    send_callback(payload, callback_receiver.url, SECRET, message_id="msg_a2")
+    (call,) = callback_receiver.received
+    headers = {name.lower(): value for name, value in call.headers.items()}
+    assert call.body == b'{"findings":[],"id":"a2","status":"succeeded"}'
+    assert headers["x-innotune-event"] == "audit.finished"
+    assert headers["content-type"] == "application/json"
+    key = base64.b64decode(SECRET.removeprefix("whsec_"))
+    signed = f"{headers['webhook-id']}.{headers['webhook-timestamp']}.".encode() + call.body
+    expected = "v1," + base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
+    assert headers["webhook-signature"] == expected
 
 
 def test_an_old_signature_is_refused_by_receivers() -> None:
