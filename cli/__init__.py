@@ -1,7 +1,8 @@
 """The `innotune` command line. Imports stay inside commands so `innotune audit` starts fast."""
 
-#: the package's version (pyproject.toml reads it from here); `innotune --version` prints it.
-__version__ = "0.1.0"
+from cli.version import __version__
+
+__all__ = ["__version__", "main"]
 
 
 def main() -> None:

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 import click
 
-from cli import __version__
+from cli.version import __version__
 
 NOT_IMPLEMENTED_EXIT = 2
 
