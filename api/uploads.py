@@ -256,6 +256,10 @@ def request_hash(upload: SnapshotUpload, **extra: Any) -> str:
     """SHA-256 of the canonical request: the same inputs hash the same whether sent as JSON or multipart."""
     # File names only label error messages; the texts are what the audit depends on.
     inputs = {key: value for key, value in asdict(upload).items() if not key.endswith(("_name", "_names"))}
+    # a role the collector did not send leaves the hash as it was before uploads could carry one
+    for key in ("detected_role", "detected_role_how"):
+        if inputs.get(key) is None:
+            inputs.pop(key, None)
     canonical = {"inputs": inputs, **extra}
     text = json.dumps(canonical, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()
