@@ -18,6 +18,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
+from advisor.redact_inputs import redact_message
 from services.errors import Conflict, InvalidInput, NotFound, ServiceError, TooLarge, Unauthorized
 
 PROBLEM_JSON = "application/problem+json"
@@ -70,7 +71,7 @@ def problem_response(
         "type": f"https://innotune.dev/problems/{status}",
         "title": title or HTTPStatus(status).phrase,
         "status": status,
-        "detail": detail,
+        "detail": redact_message(detail),  # a detail may quote a line of an upload
     }
     if instance:
         body["instance"] = instance

@@ -9,9 +9,13 @@ if TYPE_CHECKING:
 
 
 class ServiceError(Exception):
-    """Base of every service error; `detail` is safe to show to the caller."""
+    """Base of every service error; `detail` is safe to show to the caller (and to log): a secret
+    it would quote from an upload is redacted here, whatever raised it."""
 
     def __init__(self, detail: str) -> None:
+        from advisor.redact_inputs import redact_message
+
+        detail = redact_message(detail)
         super().__init__(detail)
         self.detail = detail
 

@@ -126,17 +126,21 @@ def _check_detected_role(upload: SnapshotUpload) -> None:
 
 
 def stored_inputs(upload: SnapshotUpload) -> dict[str, Any]:
-    """The inputs as stored: option files and variables redacted, with the names errors use."""
-    from advisor.redact import redact_option_text, redact_variables_text
+    """The inputs as stored: every text redacted in its own layout (advisor.redact_inputs), with the
+    names errors use."""
+    from advisor.redact_inputs import InputKind, redact_input
+
+    def redacted(kind: InputKind, text: str | None) -> str | None:
+        return redact_input(kind, text) if text is not None else None
 
     detected = {"detected_role": {"role": upload.detected_role, "how": upload.detected_role_how}}
     return {
-        "mycnf": {path: redact_option_text(text) for path, text in upload.mycnf.items()},
-        "variables": redact_variables_text(upload.variables) if upload.variables is not None else None,
-        "status": list(upload.status),
-        "innodb_status": upload.innodb_status,
-        "schema": upload.schema,
-        "hardware": upload.hardware,
+        "mycnf": {path: redact_input(InputKind.MYCNF, text) for path, text in upload.mycnf.items()},
+        "variables": redacted(InputKind.VARIABLES, upload.variables),
+        "status": [redact_input(InputKind.STATUS, text) for text in upload.status],
+        "innodb_status": redacted(InputKind.INNODB_STATUS, upload.innodb_status),
+        "schema": redacted(InputKind.SCHEMA, upload.schema),
+        "hardware": redacted(InputKind.HARDWARE, upload.hardware),
         "names": {
             "variables": upload.variables_name,
             "status": upload.status_file_names(),

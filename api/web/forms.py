@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from fastapi import Request
 from starlette.datastructures import FormData, UploadFile
 
+from advisor.redact_inputs import InputKind, redact_input, redact_message
 from api.problems import Problem
 from api.uploads import MAX_BODY_BYTES, MAX_FORM_FIELDS, NamedText, read_named_text
 from api.web.option_file_rows import (
@@ -173,11 +174,22 @@ async def read_audit_form(request: Request) -> AuditForm:
         for name in PLAIN_FIELDS:
             value = data.get(name)
             form.values[name] = value.strip() if isinstance(value, str) else ""
+    _redact_texts(form)
     return form
+
+
+def _redact_texts(form: AuditForm) -> None:
+    """Secrets go before anything else sees the texts: a form that comes back with an error shows
+    (and quotes) the redacted text, never a password it was given."""
+    for row in form.mycnf:
+        row.text = redact_input(InputKind.MYCNF, row.text)
+    for key, entry in form.singles.items():
+        entry.text = redact_input(SINGLE_INPUTS[key][0], entry.text)
 
 
 def attach_error(form: AuditForm, message: str, *, file: str | None = None, line: int | None = None) -> None:
     """Put a service's or parser's message beside the input it names (with the line), else on top."""
+    message = redact_message(message)
     entry = form.input_named(file)
     if entry is None:
         form.form_errors.append(message)
@@ -185,5 +197,5 @@ def attach_error(form: AuditForm, message: str, *, file: str | None = None, line
     prefix = f"{file}:{line}: " if line is not None else f"{file}: "
     text = message[len(prefix) :] if message.startswith(prefix) else message
     lines = entry.text.splitlines()
-    excerpt = lines[line - 1] if line is not None and 0 < line <= len(lines) else None
+    excerpt = redact_message(lines[line - 1]) if line is not None and 0 < line <= len(lines) else None
     entry.error = FieldError(text[:1].upper() + text[1:], line, excerpt)
