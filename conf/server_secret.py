@@ -36,12 +36,20 @@ def _read_or_create(path: Path) -> bytes:
         text = ""
     if len(text) >= SECRET_BYTES:
         return text.encode()
-    path.parent.mkdir(parents=True, exist_ok=True)
     fresh = secrets.token_urlsafe(SECRET_BYTES)
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:  # another process won the race: wait for it to write its key
         return _wait_for_key(path)
+    except OSError as exc:  # a read-only directory: run, but say loudly what it costs
+        logger.error(
+            "cannot keep a secret key in %s (%s): set INNOTUNE_SECRET_KEY; until then this process "
+            "uses a key of its own (sign-ins and webhook secrets end with it)",
+            path,
+            exc.strerror,
+        )
+        return fresh.encode()
     with os.fdopen(descriptor, "w") as handle:
         handle.write(fresh + "\n")
     if not get_settings().embedded:

@@ -40,4 +40,6 @@ def test_compose_points_the_app_at_postgres_and_redis_services() -> None:
         env = services[name]["environment"]
         assert env["DATABASE_URL"].startswith("postgresql+psycopg://") and "@postgres:" in env["DATABASE_URL"]
         assert env["CELERY_BROKER_URL"].startswith("redis://redis:")
+        # one secret for every process: the worker signs callbacks with what the API hands out
+        assert env["INNOTUNE_SECRET_KEY"].startswith("${INNOTUNE_SECRET_KEY:?")
     assert (ROOT / services["api"]["build"] / "Dockerfile").is_file()
