@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import select
 
@@ -26,12 +26,13 @@ def _runs_of(fleet_id: str) -> list[FleetRun]:
         return list(session.scalars(select(FleetRun).where(FleetRun.fleet_id == fleet_id)))
 
 
-def _dispatch_until_idle(chunk_size: int = 500) -> list[str]:
-    """Call the dispatcher (a transaction per call) until it finds nothing more; the audit ids it queued."""
+def _dispatch_until_idle(chunk_size: int = 500, now: datetime | None = None) -> list[str]:
+    """Call the dispatcher (a transaction per call) until it finds nothing more; the audit ids it queued.
+    `now` is the dispatcher's clock (default: the real one)."""
     queued: list[str] = []
     while True:
         with unit_of_work() as session:
-            report = dispatch_due(session, utcnow(), chunk_size)
+            report = dispatch_due(session, now or utcnow(), chunk_size)
         queued += report.audit_ids
         if not report.more:
             return queued
@@ -53,24 +54,24 @@ def test_a_one_second_fleet_is_dispatched_once_then_not_until_due_again(
     a second call right after queues nothing and starts no run; due again, every server's audit is
     still queued, so the run dispatches nothing and is not recorded (no new run every interval)."""
     fleet = make_fleet(fleet_organization, 3, interval_seconds=1)
-    time.sleep(1.1)
-    _dispatch_until_idle()
+    # The dispatcher's clock is given, not slept on: a loaded machine cannot make "right after" late.
+    first = utcnow() + timedelta(seconds=1.1)
+    _dispatch_until_idle(now=first)
     assert audits_per_server(fleet.server_ids) == dict.fromkeys(fleet.server_ids, 1)
     runs = _runs_of(fleet.id)
     assert [(run.total, run.forced) for run in runs] == [(3, False)]
     with unit_of_work() as session:
         found = get_fleet(session, fleet_organization.id, fleet.id)
-        assert found.last_dispatch_at is not None and found.next_run_at > utcnow() - timedelta(seconds=1)
+        assert found.last_dispatch_at is not None and found.next_run_at > first
         next_run_at = found.next_run_at
-    _dispatch_until_idle()
+    _dispatch_until_idle(now=first + timedelta(seconds=0.1))
     assert audits_per_server(fleet.server_ids) == dict.fromkeys(fleet.server_ids, 1)
     assert len(_runs_of(fleet.id)) == 1
     with unit_of_work() as session:
         audits = list(session.scalars(select(Audit).where(Audit.server_id.in_(fleet.server_ids))))
         assert {(audit.status, audit.fleet_run_id) for audit in audits} == {("queued", runs[0].id)}
         assert get_fleet(session, fleet_organization.id, fleet.id).next_run_at == next_run_at
-    time.sleep(1.1)
-    _dispatch_until_idle()
+    _dispatch_until_idle(now=next_run_at + timedelta(seconds=0.1))
     assert audits_per_server(fleet.server_ids) == dict.fromkeys(fleet.server_ids, 1)
     assert [run.id for run in _runs_of(fleet.id)] == [runs[0].id]
     with unit_of_work() as session:  # the schedule moved on all the same
