@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test chromium screenshots lint openapi docs bench clean
+.PHONY: run test chromium screenshots lint openapi docs bench clean lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,11 @@ lint: $(VENV)/.installed-dev
 ## Regenerate docs/advisors.md from the rule registry
 docs: $(VENV)/.installed-dev
 	$(BIN)/python -m advisor.docs > docs/advisors.md
+
+## Pin every runtime dependency with its hashes in requirements.lock (the Dockerfile installs exactly that)
+lock: $(VENV)/.installed-dev
+	$(BIN)/pip-compile --quiet --generate-hashes --strip-extras --no-emit-index-url --no-emit-find-links \
+		--output-file requirements.lock pyproject.toml
 
 ## Regenerate the checked-in openapi.yaml from the app
 openapi: $(VENV)/.installed-dev

@@ -5,12 +5,13 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from api.docs import install_docs
+from api.input_guard import InputGuardMiddleware
 from api.limits import BodySizeLimitMiddleware
 from api.metrics import install_work_collector
 from api.metrics import router as metrics_router
 from api.middleware import RequestContextMiddleware
 from api.problems import install_problem_handlers
-from api.ratelimit import TokenBucketLimiter
+from api.ratelimit import build_rate_limiter
 from api.routers import analyze, audits, drift, fleets, health, keys, servers, snapshots
 from api.schemas.common import install_problem_schema
 from api.uploads import MAX_BODY_BYTES
@@ -34,8 +35,11 @@ def create_app() -> FastAPI:
         docs_url=None,  # api.docs serves them from the package, not a CDN
         redoc_url=None,
     )
-    app.state.rate_limiter = TokenBucketLimiter(settings.rate_limit_per_minute)
+    app.state.rate_limiter = build_rate_limiter(
+        settings.rate_limit_per_minute, settings.celery_broker_url, settings.celery_queue
+    )
     app.add_middleware(BodySizeLimitMiddleware, max_body_bytes=MAX_BODY_BYTES)
+    app.add_middleware(InputGuardMiddleware)  # URL, authentication and JSON checks before any body is read
     app.add_middleware(RequestContextMiddleware)  # outermost: ids, headers, access log, metrics
     install_problem_handlers(app)
     app.include_router(health.router)

@@ -14,7 +14,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
 from api.problems import BEARER_CHALLENGE, Problem
-from api.ratelimit import TokenBucketLimiter, retry_after_header
+from api.ratelimit import enforce_rate_limit
 from services.errors import InvalidInput
 from services.jobs.buffer import collecting_jobs
 from services.orgs import organization_for_key
@@ -60,14 +60,7 @@ def current_organization(
     if organization is None:
         raise Problem(401, "The API key is unknown or revoked.", headers=BEARER_CHALLENGE)
     request.state.organization_id = organization.id  # for the access log
-    limiter: TokenBucketLimiter = request.app.state.rate_limiter
-    wait_seconds = limiter.acquire(credentials.credentials)
-    if wait_seconds is not None:
-        raise Problem(
-            429,
-            f"Rate limit of {int(limiter.capacity)} requests a minute exceeded for this API key.",
-            headers={"Retry-After": retry_after_header(wait_seconds)},
-        )
+    enforce_rate_limit(request.app.state.rate_limiter, organization.id)
     # End the lookup's read-only transaction: its connection goes back to the pool while an upload
     # streams in or a long-poll waits. The organisation stays usable (expire_on_commit is off).
     session.commit()

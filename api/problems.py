@@ -76,7 +76,21 @@ def problem_response(
     if instance:
         body["instance"] = instance
     body.update(extra)
-    return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=dict(headers or {}))
+    return JSONResponse(
+        _printable(body), status_code=status, media_type=PROBLEM_JSON, headers=dict(headers or {})
+    )
+
+
+def _printable(value: Any) -> Any:
+    """Echoed input may hold what UTF-8 cannot encode (a lone surrogate) or NUL: replace them, so
+    that explaining a bad request never fails in its turn."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "replace").decode("utf-8").replace("\x00", "\ufffd")
+    if isinstance(value, dict):
+        return {_printable(key): _printable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_printable(item) for item in value]
+    return value
 
 
 def service_error_status(exc: ServiceError) -> int:

@@ -34,6 +34,10 @@ class LazyGroup(click.Group):
             "cli.collect_command:collect_command",
             "Collect variables, status and InnoDB status from a running server.",
         ),
+        "health": (
+            "cli.health_command:health_command",
+            "Exit 0 when the worker or beat of this host is working (container healthchecks).",
+        ),
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:

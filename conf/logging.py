@@ -12,6 +12,7 @@ import logging
 import re
 import sys
 import time
+from collections.abc import Mapping
 from contextvars import ContextVar
 
 #: the id of the HTTP request (or of the request that queued the task) this code runs for.
@@ -28,6 +29,10 @@ def strip_ansi(text: str) -> str:
     return _ANSI_ESCAPE.sub("", text)
 
 
+def _plain(value: object) -> object:
+    return strip_ansi(value) if isinstance(value, str) else value
+
+
 class RequestContextFilter(logging.Filter):
     """Stamp each record with the current request id and strip colour codes from its message."""
 
@@ -36,8 +41,10 @@ class RequestContextFilter(logging.Filter):
             record.request_id = request_id_var.get()
         if isinstance(record.msg, str) and "\x1b" in record.msg:
             record.msg = strip_ansi(record.msg)
-        if record.args:
-            record.args = tuple(strip_ansi(arg) if isinstance(arg, str) else arg for arg in record.args)
+        if isinstance(record.args, Mapping):  # `log("%(name)s", {...})`: one mapping of arguments
+            record.args = {key: _plain(value) for key, value in record.args.items()}
+        elif record.args:
+            record.args = tuple(_plain(arg) for arg in record.args)
         return True
 
 

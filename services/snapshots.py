@@ -38,6 +38,9 @@ class SnapshotLimits:
     max_file_bytes: int = 2 * MiB
     max_files: int = 16
     max_status_files: int = 2
+    #: lines in all files together: what the parsers and advisors walk (a variables dump has ~700,
+    #: a schema dump of 100,000 tables fits); past it the upload costs memory, not insight.
+    max_total_lines: int = 250_000
 
 
 LIMITS = SnapshotLimits()
@@ -94,6 +97,8 @@ def check_limits(upload: SnapshotUpload, limits: SnapshotLimits = LIMITS) -> Non
     for name, text in files:
         if not isinstance(name, str) or not name or len(name) > MAX_NAME_CHARS:
             raise InvalidInput(f"file names must have 1 to {MAX_NAME_CHARS} characters")
+        if "\x00" in name or not _encodable(name):  # before the name appears in any message
+            raise InvalidInput("file names must be printable text (no NUL, no lone surrogates)")
         if not isinstance(text, str):
             raise InvalidInput(f"{name}: must be text", file=name)
         if len(text) > limits.max_file_bytes:  # characters ≤ bytes: over for sure, skip encoding
@@ -108,7 +113,21 @@ def check_limits(upload: SnapshotUpload, limits: SnapshotLimits = LIMITS) -> Non
             )
         if "\x00" in text:
             raise InvalidInput(f"{name}: binary content (NUL bytes) is not a text dump", file=name)
+        if not _encodable(text):
+            raise InvalidInput(f"{name}: not valid UTF-8 text (a lone surrogate)", file=name)
+    lines = sum(text.count("\n") + 1 for _, text in files)
+    if lines > limits.max_total_lines:
+        raise TooLarge(f"the upload holds {lines} lines in all; the limit is {limits.max_total_lines} lines")
+
     _check_detected_role(upload)
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _check_detected_role(upload: SnapshotUpload) -> None:

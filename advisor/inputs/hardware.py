@@ -64,8 +64,13 @@ def size_in_bytes(value: object) -> int | None:
     return value
 
 
-def whole_count(value: object, what: str) -> int | None:
-    """A whole number ≥ 1 from an int or a digit string (CLI flags arrive as text)."""
+#: counts beyond these are typos (or attacks), not machines: `cpus: 10**40` is refused.
+MAX_CPUS = 65_536
+MAX_IOPS = 10**9
+
+
+def whole_count(value: object, what: str, at_most: int = MAX_IOPS) -> int | None:
+    """A whole number from 1 to `at_most`, from an int or a digit string (CLI flags arrive as text)."""
     if value is None:
         return None
     _reject_bool(value, f"expected a whole number of {what}")
@@ -80,6 +85,8 @@ def whole_count(value: object, what: str) -> int | None:
         raise ValueError(f"expected a whole number of {what}, not {value!r}")
     if value < 1:
         raise ValueError(f"must be at least 1, not {value}")
+    if value > at_most:
+        raise ValueError(f"{str(value)[:24]} is more {what} than any machine has (at most {at_most})")
     return value
 
 
@@ -185,9 +192,9 @@ FIELD_NAMES: tuple[str, ...] = tuple(item.name for item in fields(HardwareSpec))
 CHECKS: dict[str, Callable[[object], object]] = {
     "memory": size_in_bytes,
     "memory_limit": size_in_bytes,
-    "cpus": lambda value: whole_count(value, "CPUs"),
+    "cpus": lambda value: whole_count(value, "CPUs", MAX_CPUS),
     "storage": storage_kind,
-    "iops": lambda value: whole_count(value, "I/O operations per second"),
+    "iops": lambda value: whole_count(value, "I/O operations per second", MAX_IOPS),
     "fsync_latency_ms": latency_ms,
     "fsync_latency_p99_ms": latency_ms,
     "read_latency_ms": latency_ms,

@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import AnyHttpUrl, Field, field_validator
 
+from advisor.inputs.hardware import MAX_BYTES, MAX_CPUS
 from advisor.units import parse_size
 from api.schemas.common import InputModel, Profile, Role, Storage
 from api.schemas.snapshots import SnapshotCreate
@@ -21,7 +22,7 @@ class AnalyzeParameters(InputModel):
     profile: Profile = "production"
     memory: str | None = Field(None, description="Memory of the host, e.g. `64G` or a byte count.")
     memory_limit: str | None = Field(None, description="A container's memory limit, e.g. `8G`.")
-    cpus: int | None = Field(None, ge=1)
+    cpus: int | None = Field(None, ge=1, le=MAX_CPUS)
     storage: Storage | None = None
     callback_url: AnyHttpUrl | None = Field(None, description="POSTed the audit when it finishes.")
 
@@ -31,7 +32,10 @@ class AnalyzeParameters(InputModel):
         if value is None or isinstance(value, bool):
             return value
         text = str(value).strip()
-        if parse_size(text) is None:
+        size = parse_size(text)
+        if size is not None and size > MAX_BYTES:
+            raise ValueError(f"`{value}` is beyond any machine (more than 2**63 bytes)")
+        if size is None:
             raise ValueError(f"`{value}` is not a size: use a byte count or a K/M/G/T suffix such as 64G")
         return text
 

@@ -3,13 +3,33 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from advisor.inputs import hardware
 from api.schemas.common import Flavor, InputModel, Profile, ReadModel, Role
 
+MAX_LABELS = 64
+LABELS_DESCRIPTION = (
+    f"Free-form key/value labels: at most {MAX_LABELS}, keys of 1–100 characters, values up to 500."
+)
+#: bounded, so that a server row (and every list that shows it) stays small.
+Labels = Annotated[
+    dict[
+        Annotated[str, StringConstraints(min_length=1, max_length=100)],
+        Annotated[str, StringConstraints(max_length=500)],
+    ],
+    Field(max_length=MAX_LABELS),
+]
 HARDWARE_DESCRIPTION = "Sizes accept byte counts or `64G`-style strings; stored in bytes."
 
 
@@ -40,7 +60,7 @@ class HardwareSpec(BaseModel):
 
 class ServerCreate(InputModel):
     name: str = Field(min_length=1, max_length=200, description="Unique within the organisation.")
-    labels: dict[str, str] = Field(default_factory=dict, description="Free-form key/value labels.")
+    labels: Labels = Field(default_factory=dict, description=LABELS_DESCRIPTION)
     flavor: Flavor | None = Field(None, description="Learned from the first upload when not given.")
     version: str | None = Field(None, max_length=120, description="Learned from uploads when not given.")
     hardware: HardwareSpec | None = Field(None, description=HARDWARE_DESCRIPTION)
@@ -63,7 +83,7 @@ class ServerUpdate(InputModel):
     """Only the fields present change; `null` clears flavor, version, hardware or fleet (`fleet_id`)."""
 
     name: str | None = Field(None, min_length=1, max_length=200)
-    labels: dict[str, str] | None = None
+    labels: Labels | None = Field(None, description=LABELS_DESCRIPTION)
     flavor: Flavor | None = None
     version: str | None = Field(None, max_length=120)
     hardware: HardwareSpec | None = Field(None, description=HARDWARE_DESCRIPTION)

@@ -14,6 +14,7 @@ from typing import Annotated
 from fastapi import Depends, Request, Response
 
 from api.deps import DbSession
+from api.ratelimit import enforce_rate_limit
 from api.web.csrf import COOKIE_PATH, CSRF_COOKIE, SESSION_COOKIE, CrossSiteRequest, FormPost
 from conf.settings import get_settings
 from services.orgs import local_organization
@@ -79,6 +80,8 @@ def web_organization(request: Request, session: DbSession) -> Organization:
         path = request.url.path + (f"?{request.url.query}" if request.url.query else "")
         raise SignInRequired(path)
     request.state.organization_id = organization.id  # for the access log
+    # The pages draw from the organisation's one rate limit, as its API calls do.
+    enforce_rate_limit(request.app.state.rate_limiter, organization.id)
     return organization
 
 

@@ -131,8 +131,9 @@ def test_a_missing_module_is_not_called_an_unreachable_broker(
 ) -> None:
     """An installation without the Redis client says so, instead of blaming the network."""
     use_env(DATABASE_URL=service_urls.database_url, CELERY_BROKER_URL=service_urls.broker_url)
+    client = TestClient(create_app())
     monkeypatch.setitem(sys.modules, "redis", None)
-    response = TestClient(create_app()).get("/readyz")
+    response = client.get("/readyz")
     assert response.status_code == 503
     broker = response.json()["checks"]["broker"]
     assert "missing" in broker and "redis" in broker and "unreachable" not in broker

@@ -195,3 +195,14 @@ def test_worker_serves_its_childrens_metrics(
         key.startswith("innotune_audit_run_duration_seconds_bucket")
         for key in _samples(text, "innotune_audit")
     )
+
+
+def test_a_mapping_of_arguments_survives_the_filter() -> None:
+    """Celery logs `logger.info("Task %(name)s[%(id)s] ...", {...})`: one mapping, kept a mapping."""
+    handler = build_handler("json")
+    record = logging.LogRecord(
+        "celery.app.trace", logging.INFO, __file__, 1, "Task %(name)s succeeded: %(value)s", None, None
+    )
+    record.args = {"name": "audits.run", "value": "\x1b[32mok\x1b[0m"}
+    handler.filter(record)
+    assert json.loads(handler.format(record))["message"] == "Task audits.run succeeded: ok"
