@@ -18,7 +18,10 @@ UNHEALTHY_EXIT = 1
 
 @click.group("health")
 def health_command() -> None:
-    """Exit 0 when the worker or beat of this host is working, 1 (with the reason) when not."""
+    """Healthchecks of this host's worker and beat (exit 0 when working).
+
+    Exit 1, with the reason, when not.
+    """
 
 
 @health_command.command("worker")

@@ -36,7 +36,7 @@ class LazyGroup(click.Group):
         ),
         "health": (
             "cli.health_command:health_command",
-            "Exit 0 when the worker or beat of this host is working (container healthchecks).",
+            "Healthchecks of this host's worker and beat (exit 0 when working).",
         ),
     }
 

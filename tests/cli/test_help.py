@@ -9,11 +9,11 @@ from click.testing import CliRunner
 
 from cli.main import cli
 
-SUBCOMMANDS = ("audit", "serve", "worker", "beat", "migrate", "admin", "collect")
+SUBCOMMANDS = ("audit", "serve", "worker", "beat", "migrate", "admin", "collect", "health")
 
 
 def test_help_lists_every_subcommand() -> None:
-    """`innotune --help` names audit, serve, worker, beat, migrate, admin and collect."""
+    """`innotune --help` names audit, serve, worker, beat, migrate, admin, collect and health."""
     result = CliRunner().invoke(cli, ["--help"])
     assert result.exit_code == 0
     listed = {line.split()[0] for line in result.output.split("Commands:")[1].splitlines() if line.strip()}
