@@ -8,8 +8,10 @@ plain text field. Sizes are checked before a file is read: over the limits is a 
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
+import weakref
 from collections import defaultdict
 from dataclasses import asdict, dataclass
 from typing import Any, TypeVar
@@ -221,7 +223,34 @@ async def read_upload(
     form_fields: frozenset[str] = frozenset(),
 ) -> UploadBody:
     """The body as a SnapshotUpload plus the other fields (JSON members beyond the snapshot's,
-    or the allowed plain form fields); 415 when the body is neither JSON nor multipart."""
+    or the allowed plain form fields); 415 when the body is neither JSON nor multipart.
+
+    Call it inside `upload_slot()`, and leave the slot once the upload is stored.
+    """
+    return await _read_upload(request, json_model, form_fields)
+
+
+#: uploads read, checked and stored at once per API process (the rest wait their turn): each holds
+#: its up to 33 MB several times over meanwhile, so this is what bounds the API's memory.
+UPLOADS_AT_ONCE = 2
+_slots_by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def upload_slot() -> asyncio.Semaphore:
+    """`async with upload_slot():` around reading and storing an upload. One semaphore per event
+    loop (tests run several loops, one after another)."""
+    loop = asyncio.get_running_loop()
+    slots = _slots_by_loop.get(loop)
+    if slots is None:
+        slots = _slots_by_loop[loop] = asyncio.Semaphore(UPLOADS_AT_ONCE)
+    return slots
+
+
+async def _read_upload(
+    request: Request, json_model: type[SnapshotCreate], form_fields: frozenset[str]
+) -> UploadBody:
     if is_json(request):
         body = _validate(json_model, await request.body())
         snapshot_fields = set(SnapshotCreate.model_fields)

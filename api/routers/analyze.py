@@ -13,7 +13,7 @@ from api.routers.snapshots import SNAPSHOT_REQUEST_BODY
 from api.schemas.analyze import AnalyzeCreate, AnalyzeParameters
 from api.schemas.audits import AuditWithFiles
 from api.schemas.common import AUTHENTICATED, problem_responses
-from api.uploads import read_upload, request_hash, validate_fields
+from api.uploads import read_upload, request_hash, upload_slot, validate_fields
 from services import audits
 from services.jobs import unit_of_work
 from services.snapshots import SnapshotUpload
@@ -83,9 +83,11 @@ async def analyze(
     """Take a snapshot's inputs plus the server facts (`server_version`, `role`, `profile`, `memory`,
     `memory_limit`, `cpus`, `storage`) and audit them. With `?wait=N` the answer is the audit itself
     — status, findings, diff and my.cnf — once done (200) or when N runs out (202 + `Location`)."""
-    body = await read_upload(request, AnalyzeCreate, _PARAMETER_FIELDS)
-    parameters = validate_fields(AnalyzeParameters, body.fields)
-    audit_id = await run_in_threadpool(_analyze, org.id, body.upload, parameters, idempotency_key)
+    async with upload_slot():  # its texts are dropped before the long-poll
+        body = await read_upload(request, AnalyzeCreate, _PARAMETER_FIELDS)
+        parameters = validate_fields(AnalyzeParameters, body.fields)
+        audit_id = await run_in_threadpool(_analyze, org.id, body.upload, parameters, idempotency_key)
+        del body
     view = await wait_for_audit(org.id, audit_id, wait, with_files=True)
     response.headers["Location"] = audit_location(audit_id)
     response.status_code = 200 if is_finished(view) else 202

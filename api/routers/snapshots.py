@@ -18,7 +18,7 @@ from api.schemas.snapshots import (
     SnapshotDetail,
     SnapshotRead,
 )
-from api.uploads import read_upload, validate_fields
+from api.uploads import read_upload, upload_slot, validate_fields
 from services import snapshots
 from services.snapshots import SnapshotUpload
 
@@ -92,10 +92,11 @@ async def create_snapshot(
     """Validate the inputs with the advisor's parsers (422 naming file and line), redact option-file
     secrets, and store them; the server learns its flavor and version when it had none, and the
     detected role (`detected_role`, sent by `innotune collect --upload`) unless its role was given."""
-    body = await read_upload(request, ServerSnapshotCreate, _ROLE_FIELDS)
-    role = validate_fields(DetectedRole, body.fields)
-    body.upload.detected_role, body.upload.detected_role_how = role.detected_role, role.detected_role_how
-    snapshot = await run_in_threadpool(_ingest, session, org.id, server_id, body.upload)
+    async with upload_slot():
+        body = await read_upload(request, ServerSnapshotCreate, _ROLE_FIELDS)
+        role = validate_fields(DetectedRole, body.fields)
+        body.upload.detected_role, body.upload.detected_role_how = role.detected_role, role.detected_role_how
+        snapshot = await run_in_threadpool(_ingest, session, org.id, server_id, body.upload)
     response.headers["Location"] = f"/v1/servers/{server_id}/snapshots/{snapshot.id}"
     return snapshot
 

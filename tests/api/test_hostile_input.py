@@ -136,12 +136,14 @@ def _send_headers_only(url: str, path: str, headers: dict[str, str], declared: i
 
 
 def test_an_anonymous_32_mb_body_is_refused_before_a_byte_of_it_is_read(embedded_server: str) -> None:
-    """401 arrives while the client has sent a few bytes of the 30 MB it announced (the uploads'
-    cap is higher; a small route's cap answers 413 first, also unread)."""
+    """401 arrives while the client has sent a few bytes of the megabytes it announced; a size
+    over the route's cap answers 413 first, also unread."""
     for headers in ({}, {"Authorization": "Bearer not-a-key"}):
         for path in ("/v1/analyze", "/v1/servers/x/snapshots"):
-            answer = _send_headers_only(embedded_server, path, headers, 30 * 1024 * 1024)
+            answer = _send_headers_only(embedded_server, path, headers, 6 * 1024 * 1024)
             assert answer.startswith(b"HTTP/1.1 401"), answer[:200]
+            answer = _send_headers_only(embedded_server, path, headers, 32 * 1024 * 1024)
+            assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
         answer = _send_headers_only(embedded_server, "/v1/servers", headers, 100 * 1024)
         assert answer.startswith(b"HTTP/1.1 401"), answer[:200]
         answer = _send_headers_only(embedded_server, "/v1/servers", headers, 32 * 1024 * 1024)
