@@ -118,6 +118,8 @@ def yes_or_no(value: object) -> bool | None:
     """true/false (also 1/0, yes/no, on/off as JSON numbers or strings)."""
     if value is None or isinstance(value, bool):
         return value
+    if not isinstance(value, str | int):  # a list or an object is no answer (and cannot be looked up)
+        raise ValueError(f"expected true or false, not {value!r}")
     word = value.strip().lower() if isinstance(value, str) else value
     if word in _TRUE_WORDS or (isinstance(word, int) and word == 1):
         return True

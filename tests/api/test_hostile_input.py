@@ -172,3 +172,16 @@ def test_the_pages_draw_from_the_same_limit(use_env: Callable[..., None], tmp_pa
     client = TestClient(create_app())
     statuses = [client.get("/ui/servers").status_code for _ in range(4)]
     assert statuses[:3] == [200] * 3 and statuses[3] == 429, statuses
+
+
+@pytest.mark.parametrize("value", [{}, [], {"a": 1}, [True]])
+def test_a_container_where_a_yes_or_no_belongs_is_422(
+    client: TestClient, tenants: Tenants, value: object
+) -> None:
+    """Found by bench/fuzz.py: `battery_backed_cache: {}` raised TypeError (unhashable) in the check."""
+    response = client.post(
+        "/v1/servers",
+        json={"name": "db-bbu", "hardware": {"battery_backed_cache": value}},
+        headers=tenants.mine.headers,
+    )
+    assert_problem(response, 422)
