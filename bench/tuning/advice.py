@@ -57,7 +57,7 @@ def create_collector_account(conn: pymysql.connections.Connection, password: str
             f"CREATE USER '{COLLECT_USER}'@'localhost' IDENTIFIED BY %s WITH MAX_USER_CONNECTIONS 2",
             (password,),
         )
-        cur.execute(f"GRANT PROCESS ON *.* TO '{COLLECT_USER}'@'localhost'")
+        cur.execute(f"GRANT PROCESS, SLAVE MONITOR ON *.* TO '{COLLECT_USER}'@'localhost'")
         cur.execute(f"GRANT SELECT ON `sbtest`.* TO '{COLLECT_USER}'@'localhost'")
 
 
