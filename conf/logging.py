@@ -41,6 +41,12 @@ class RequestContextFilter(logging.Filter):
             record.request_id = request_id_var.get()
         if isinstance(record.msg, str) and "\x1b" in record.msg:
             record.msg = strip_ansi(record.msg)
+        # uvicorn adds `color_message` (the message again, with escapes) as an extra field; any other
+        # extra string field the JSON line would carry loses its escapes too.
+        record.__dict__.pop("color_message", None)
+        for key, value in record.__dict__.items():
+            if isinstance(value, str) and "\x1b" in value:
+                record.__dict__[key] = strip_ansi(value)
         if isinstance(record.args, Mapping):  # `log("%(name)s", {...})`: one mapping of arguments
             record.args = {key: _plain(value) for key, value in record.args.items()}
         elif record.args:

@@ -101,11 +101,14 @@ def test_json_lines_have_utc_iso_timestamps_and_no_colour_codes() -> None:
     record = logging.LogRecord(
         "celery", logging.INFO, __file__, 1, "\x1b[1;32mready\x1b[0m %s", ("\x1b[31mx",), None
     )
+    record.color_message = "\x1b[1mready\x1b[0m %s"  # what uvicorn adds to its records
+    record.peer = "\x1b[33m127.0.0.1\x1b[0m"
     handler.filter(record)
     line = handler.format(record)
-    assert "\x1b" not in line
+    assert "\x1b" not in line and "\\u001b" not in line and "color_message" not in line
     body = json.loads(line)
     assert body["message"] == "ready x" and body["level"] == "INFO" and "request_id" in body
+    assert body["peer"] == "127.0.0.1"
     stamp = datetime.fromisoformat(body["ts"])
     assert stamp.utcoffset() == timedelta(0)
     assert abs(datetime.now(UTC) - stamp) < timedelta(minutes=1)
