@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.fixtures.real_services import IN_CI, ServiceUrls, service_environment
+from tests.fixtures.real_services import ServiceUrls, service_environment
+from tests.fixtures.real_services import missing as skip_or_fail
 from tests.fixtures.server_process import serve
 from tests.fixtures.worker_process import WorkerProcess
 from tests.web.browser import CHROMIUM, chromium, embedded_environment, migrate
@@ -34,10 +35,7 @@ def _require_browser() -> None:
     if importlib.util.find_spec("playwright") is None:
         missing.append("the playwright package (pip install -e '.[dev]')")
     if missing:
-        message = "browser tests need " + " and ".join(missing)
-        if IN_CI:
-            pytest.fail(message, pytrace=False)
-        pytest.skip(message)
+        skip_or_fail("browser tests need " + " and ".join(missing))
 
 
 @pytest.fixture(scope="module")

@@ -16,15 +16,15 @@ import subprocess
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import pytest
 
 from advisor.inputs.schema import SchemaFacts, TableFacts, parse_schema
+from tests.fixtures.real_services import missing
 
 pytestmark = pytest.mark.mariadb
 
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 HOST = os.environ.get("INNOTUNE_TEST_MARIADB_HOST", "127.0.0.1")
 PORT = int(os.environ.get("INNOTUNE_TEST_MARIADB_PORT", "3306"))
 USER = "root"
@@ -67,12 +67,6 @@ def documented_query() -> str:
     return str(blocks[0]).strip()
 
 
-def _unreachable(message: str) -> NoReturn:
-    if IN_CI:
-        pytest.fail(message, pytrace=False)
-    pytest.skip(message)
-
-
 @pytest.fixture(scope="module")
 def connection() -> Iterator[Any]:
     import pymysql
@@ -82,7 +76,7 @@ def connection() -> Iterator[Any]:
             host=HOST, port=PORT, user=USER, password="", autocommit=True, connect_timeout=5
         )
     except pymysql.err.OperationalError as exc:
-        _unreachable(f"MariaDB is not reachable on {HOST}:{PORT} as {USER}: {exc}")
+        missing(f"MariaDB is not reachable on {HOST}:{PORT} as {USER}: {exc}")
     yield conn
     conn.close()
 
@@ -147,7 +141,7 @@ def test_documented_query_output_of_the_real_client_parses(connection: Any, scra
     """`mariadb -B < query` (the documented way to run it) gives a TSV parse_schema reads alike."""
     client = shutil.which("mariadb") or shutil.which("mysql")
     if client is None:
-        _unreachable("neither the mariadb nor the mysql client is installed")
+        missing("neither the mariadb nor the mysql client is installed")
     assert client is not None
     run = subprocess.run(
         [client, f"-u{USER}", f"-h{HOST}", f"-P{PORT}", "-B"],
