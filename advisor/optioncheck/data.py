@@ -129,11 +129,31 @@ def mariadb_wide() -> FlavorData:
     real = mariadb()
     names = history("mariadb")
     extra = sorted(names.names() - set(real.options)) if names is not None else []
+    # a name of other versions goes to the list of the plugin its family belongs to in 10.11 (innodb_* to
+    # InnoDB's): the server resolves an abbreviation per list, so a core list full of old innodb_* names
+    # would make every innodb_ prefix look ambiguous there
+    family: dict[str, set[str | None]] = {}
+    for name, facts in real.options.items():
+        family.setdefault(name.split("_")[0], set()).add(facts.plugin)
+    plugin = {head: owners.pop() for head, owners in family.items() if len(owners) == 1}
     options = {
         **real.options,
-        **{n: OptionFacts(n, "string", "OPTIONAL", source="mariadb name only") for n in extra},
+        **{
+            n: OptionFacts(
+                n, "string", "OPTIONAL", plugin=plugin.get(n.split("_")[0]), source="mariadb name only"
+            )
+            for n in extra
+        },
     }
     return replace(real, options=options, source=f"{real.source}; other versions: data/names.json")
+
+
+@cache
+def mariadb_near(names: frozenset[str]) -> FlavorData:
+    """The MariaDB options of one version's neighbouring complete lists: what a written name resolves
+    against there (an abbreviation is unique or ambiguous among these, not among every version's names)."""
+    wide = mariadb_wide()
+    return replace(wide, options={name: facts for name, facts in wide.options.items() if name in names})
 
 
 @cache

@@ -12,6 +12,11 @@ Inputs, every fact with its source:
   commit the names were read from (with the search tool's ``read_file``), and ``fork_adds``: options the
   copy of the source added, left out of the version's list; to refresh one, read the same file at a newer
   commit and write its ``--name`` entries in.
+* ``sources/<flavor>-<version>.names`` with ``complete: yes`` — read off a real server binary of a Debian or
+  Ubuntu package by ``fetch_server_help`` (the header names archive, suite, package, pool file and SHA256):
+  every option the binary takes with its built-in plugins, nothing filtered out.
+  Its ``swallowed`` line lists the names the binary does not print but takes with a warning and ignores
+  (MySQL-compatibility options, removed options), found by feeding each candidate name to the binary.
 * ``data/mariadb-10.11.json`` — MariaDB 10.11's names read off the real ``mariadbd`` (generate_mariadb).
 * ``../catalog/variables.json`` — when the tuned catalog dates a system variable later than the first
   snapshot whose option list already has the name, the option predates the variable: recorded under
@@ -21,7 +26,8 @@ Output (``data/names.json``, format 1): per flavor the snapshots in version orde
 a string of ``0``/``1``, one character per snapshot (``1``: the version's option list has the name). The
 test results leave some names out on purpose (``blind``): the test's own filter drops plugin options and a
 few build-dependent ones (mysql-test/include/mysqld--help.inc: ``@plugins`` and the ``--ssl`` cut), and
-plugins loaded by default print no enable option. A verdict on such a name is never trusted.
+plugins loaded by default print no enable option. A verdict on such a name is trusted only where every
+snapshot it rests on is ``complete`` (a real binary's list).
 
 ``--check`` rebuilds in memory and exits 1 when the checked-in file differs (a test runs it).
 """
@@ -39,51 +45,25 @@ SOURCES = HERE / "sources"
 OUTPUT = HERE / "data" / "names.json"
 MARIADB_REAL = HERE / "data" / "mariadb-10.11.json"
 CATALOG = HERE.parent / "catalog" / "variables.json"
-HEADER_KEYS = ("flavor", "version", "repo", "path", "commit", "note", "fork_adds")
+HEADER_KEYS = (
+    "flavor",
+    "version",
+    "repo",
+    "path",
+    "commit",
+    "note",
+    "fork_adds",
+    "sha256",
+    "complete",
+    "swallowed",
+)
 
-# Names the test results cannot show, per flavor: prefixes (the name or name_...) and exact names.
+# Names the test results cannot show, per flavor (sources/blind.json: sources named there).
 BLIND: dict[str, dict[str, Any]] = {
-    "mysql": {
-        "source": (
-            "mysql-test/include/mysqld--help.inc (mysql/mysql-server @ 0accbd0364e0 for 5.x, "
-            "planetscale/mysql-server @ 18529f431c20 for 8.0/9.x): @plugins and @build_specific options and the "
-            "help entries mentioning them are dropped from the result (innodb, ngram, mecab, mysqlx, ssl, "
-            "tls-version, ...); admin_ssl is cut the same way; every default plugin's enable option (csv, "
-            "memory, ...) is missing; Galera/Percona XtraDB Cluster builds add wsrep_* and pxc_* options"
-        ),
-        "prefixes": [
-            "innodb", "ndb", "ndbcluster", "ndbinfo", "archive", "blackhole", "federated", "partition", "debug",
-            "temp_pool", "ssl", "des_key_file", "thread_concurrency", "super_large_pages",
-            "mutex_deadlock_detector", "null_audit", "maria", "aria", "pbxt", "oqgraph", "sphinx", "mysqlx",
-            "ngram", "tls_version", "admin_tls_version", "admin_ssl", "mecab", "keyring_migration_socket",
-            "auto_generate_certs", "lock_order", "enable_diagnostic_log", "log_diagnostic", "wsrep", "pxc",
-        ],
-        "names": [
-            "csv", "memory", "heap", "mrg_myisam", "myisam", "perfschema", "binlog", "sha256_password",
-            "caching_sha2_password", "mysql_native_password", "sha2_cache_cleaner", "daemon_keyring_proxy_plugin",
-            "temptable", "keyring_proxy", "sha256_password_private_key_path", "sha256_password_public_key_path",
-            "sha256_password_auto_generate_rsa_keys", "caching_sha2_password_auto_generate_rsa_keys",
-        ],
-    },
-    "mariadb": {
-        "source": (
-            "MariaDB/server mysql-test/main/mysqld--help.test @ 02b64929992b (@plugins: the options of these "
-            "plugins and the help entries mentioning them are dropped from the result), plus the plugins of "
-            "later versions (s3, password_reuse_check, hashicorp, provider, gssapi, parsec) and the "
-            "information-schema plugins of the thread pool; 10.11's own list is complete"
-        ),
-        "prefixes": [
-            "innodb", "archive", "blackhole", "federated", "partition", "feedback", "debug", "temp_pool", "ssl",
-            "des_key_file", "xtradb", "sequence", "thread_concurrency", "super_large_pages",
-            "mutex_deadlock_detector", "connect", "null_audit", "aria", "oqgraph", "sphinx", "thread_handling",
-            "test_sql_discovery", "query_cache_info", "in_predicate_conversion_threshold", "query_response_time",
-            "metadata_lock_info", "locales", "unix_socket", "wsrep", "file_key_management",
-            "cracklib_password_check", "user_variables", "s3", "password_reuse_check", "hashicorp", "provider",
-            "gssapi", "parsec", "sql_sequence",
-        ],
-        "names": ["thread_pool_groups", "thread_pool_queues", "thread_pool_stats", "thread_pool_waits"],
-    },
-}  # fmt: skip
+    flavor: block
+    for flavor, block in json.loads((SOURCES / "blind.json").read_text()).items()
+    if flavor != "_about"
+}
 
 
 def canonical(name: str) -> str:
@@ -121,6 +101,8 @@ def real_mariadb() -> tuple[dict[str, str], set[str]]:
         "path": "--verbose --help and information_schema.SYSTEM_VARIABLES (data/mariadb-10.11.json)",
         "commit": "-",
         "note": "complete: read off the real server with its plugins (generate_mariadb)",
+        "complete": "yes",
+        "swallowed": " ".join(document.get("mysql_compatibility_stubs", ())),
     }
     return header, set(document["options"])
 
@@ -160,12 +142,21 @@ def option_before_variable(flavor: str, listed: list[tuple[dict[str, str], set[s
     return found
 
 
+def snapshot_entry(header: dict[str, str], names: set[str]) -> dict[str, Any]:
+    """A snapshot's provenance, whether it is a real binary's complete list, and the names it swallows."""
+    entry: dict[str, Any] = {**header, "complete": header.get("complete") == "yes", "count": len(names)}
+    entry["swallowed"] = sorted(
+        canonical(word) for word in header.get("swallowed", "").split() if word != "-"
+    )
+    return entry
+
+
 def build() -> dict[str, Any]:
     flavors: dict[str, Any] = {}
     for flavor, listed in sorted(snapshots().items()):
         every = sorted(set().union(*(names for _, names in listed)))
         flavors[flavor] = {
-            "snapshots": [{**header, "count": len(names)} for header, names in listed],
+            "snapshots": [snapshot_entry(header, names) for header, names in listed],
             "blind": BLIND.get(flavor, {"source": "", "prefixes": [], "names": []}),
             "option_before_variable": option_before_variable(flavor, listed),
             "names": {name: "".join("1" if name in names else "0" for _, names in listed) for name in every},

@@ -34,7 +34,9 @@ class Judgement:
             self.data = catalogs.mysql_near(near) if near is not None else catalogs.mysql()
         elif version[:2] == (10, 11):  # read off the real mariadbd 10.11: complete, plugins and values too
             self.history = None
-        else:  # other MariaDB: 10.11's facts, and the names of the MariaDB test results around the target
+        elif self.history is not None and self.history.exact(version):  # real binaries' lists around it
+            self.data = catalogs.mariadb_near(self.history.names_near(version))
+        else:  # other MariaDB: 10.11's facts, and the names of every MariaDB list
             self.data = catalogs.mariadb_wide()
         if self.history is None:
             self.certain = flavor == "mariadb"

@@ -16,31 +16,48 @@ def absent_here(state: Judgement, name: str) -> bool:
         names is not None
         and name in names.listed
         and names.covers(state.version)
-        and not names.blind(name)
+        and not names.blind(name, state.version)
         and (not names.listed_near(name, state.version))
     )
 
 
 def not_in_version(state: Judgement, name: str, loose: bool) -> Verdict:
-    """Listed for other versions, not for the ones around the target. Never certain: a copy of the source
-    behind a snapshot may have dropped an option the release has, or the test filtered its help out."""
+    """Listed for other versions, not for the ones around the target. Certain only where real binaries' lists
+    surround the target, one of its own series (`exact`); otherwise a copy of the source behind a snapshot
+    may have dropped an option the release has, or the test filtered its help out."""
     assert state.history is not None
+    if swallowed(state, name):  # not listed there, but taken with a warning (a removed option, say)
+        return stub(state, name)
+    certain = state.history.exact(state.version)
     seen = ", ".join(state.history.seen_in(name))
     product = "MariaDB" if state.flavor == "mariadb" else "MySQL"
     words = f"'{name}' is an option of other {product} versions (listed in {seen}), not of this one"
     if loose:
         return state.verdict(Outcome.IGNORES_WITH_WARNING, "loose_not_in_version",
                              f"{words}. The loose- prefix makes the server log a warning and skip the line.",
-                             certain=False)  # fmt: skip
+                             certain=certain)  # fmt: skip
     return state.verdict(Outcome.REFUSES_TO_START, "not_in_version",
-                         f"{words}. The server refuses to start ('unknown variable').", certain=False)  # fmt: skip
+                         f"{words}. The server refuses to start ('unknown variable').", certain=certain)  # fmt: skip
+
+
+def swallowed(state: Judgement, name: str) -> bool:
+    """Taken with a warning and ignored: by a real binary around the target, or — where no complete list of the
+    target's own series says otherwise — by 10.11 (the optimistic side: never a false 'refuses')."""
+    if state.history is not None and state.history.swallowed_near(name, state.version):
+        return True
+    exact = state.history is not None and state.history.exact(state.version)
+    return not exact and name in state.data.names.get("compatibility_stubs", ())
+
+
+def stub(state: Judgement, name: str) -> Verdict:
+    return state.verdict(Outcome.IGNORES_WITH_WARNING, "compatibility_stub",
+                         f"'{name}' is an option {state.data.flavor} still takes and ignores with a warning "
+                         "('MySQL 5.6 / 5.7 compatible option' or 'was removed'); it does nothing here.")  # fmt: skip
 
 
 def unknown(state: Judgement, name: str, loose: bool, prefix_of: str | None = None) -> Verdict:
-    if name in state.data.names.get("compatibility_stubs", ()):
-        return state.verdict(Outcome.IGNORES_WITH_WARNING, "compatibility_stub",
-                             f"'{name}' is an option {state.data.flavor} still takes and ignores with a warning "
-                             "('MySQL 5.6 / 5.7 compatible option' or 'was removed'); it does nothing here.")  # fmt: skip
+    if swallowed(state, name):
+        return stub(state, name)
     intended: str | None
     if prefix_of is not None:
         words = f"'{name}' abbreviates {prefix_of}; MySQL 5.7 and later refuse abbreviated names (WL#6978)"
@@ -51,7 +68,7 @@ def unknown(state: Judgement, name: str, loose: bool, prefix_of: str | None = No
             name, state.flavor, state.data, catalogs.foreign(), known
         )
     # MySQL's test results leave plugin options out (InnoDB, NDB, X Plugin...): no verdict on those names
-    unsure = state.history is not None and state.history.blind(name)
+    unsure = state.history is not None and state.history.blind(name, state.version)
     suggestion = (
         line([s for s in state.specials if s != "loose"], intended, state.value) if intended else None
     )
@@ -78,7 +95,9 @@ def ambiguous(state: Judgement, name: str, resolution: Resolution, loose: bool) 
     # taken when unique, candidates that differ from version to version
     # (MySQL before 5.7 takes a unique prefix too, and the lists around it may hold more candidates)
     unsure = state.history is not None and (
-        state.history.blind(name) or state.flavor == "mariadb" or state.version < (5, 7)
+        state.history.blind(name, state.version)
+        or (state.flavor == "mariadb" and not state.history.exact(state.version))
+        or state.version < (5, 7)
     )
     return state.verdict(Outcome.REFUSES_TO_START, "ambiguous_prefix",
                          f"{words}. The server refuses to start ('ambiguous option').", certain=not unsure)  # fmt: skip

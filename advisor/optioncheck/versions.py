@@ -9,6 +9,12 @@ How a version between two snapshots is judged: a name listed by neither neighbou
 verdict is never called certain. A name no snapshot of the flavor lists at all, and that the test results
 cannot hide (`blind`: plugin options the test filters out), is not an option of any version in the covered
 range: from the first snapshot's release series to the last snapshot.
+
+Snapshots read off a real server binary (`complete`) hide nothing: where every snapshot around the target
+is complete, no name is blind there; and where the target's own release series has a complete list, a name
+neither neighbour lists is certainly not an option (`exact`). A series without a list of its own (MariaDB
+10.2, 10.4, 10.7-10.10, ...) is judged from the lists around it: a name neither lists is taken as unknown,
+but an option of other versions is never called refused there.
 """
 
 from __future__ import annotations
@@ -37,6 +43,8 @@ class Snapshot:
 
     version: Version
     source: str
+    complete: bool = False  # read off a real binary: every option, plugins' included
+    swallowed: frozenset[str] = frozenset()  # names it does not list but ignores with a warning
 
 
 @dataclass(frozen=True)
@@ -49,6 +57,7 @@ class NameHistory:
     blind_prefixes: tuple[str, ...] = ()
     blind_names: frozenset[str] = frozenset()
     option_before_variable: dict[str, Any] = field(default_factory=dict)
+    build_dependent: frozenset[str] = frozenset()  # some builds leave these out: never judged from a list
 
     def names(self) -> frozenset[str]:
         """Every name some snapshot lists."""
@@ -59,11 +68,26 @@ class NameHistory:
         first, last = self.snapshots[0].version, self.snapshots[-1].version
         return first[:2] <= version[:3] and version[:3] <= last
 
-    def blind(self, name: str) -> bool:
-        """Would the test results leave this name out even where the server has it?"""
+    def blind(self, name: str, version: Version | None = None) -> bool:
+        """Would the test results leave this name out even where the server has it? Never where every
+        snapshot around `version` is a real binary's complete list (unless a build may leave the name out)."""
+        if name in self.build_dependent:
+            return True
+        if version is not None and _complete_around(self.flavor, version[:3]):
+            return False
         return name in self.blind_names or any(
             name == prefix or name.startswith(prefix + "_") for prefix in self.blind_prefixes
         )
+
+    def exact(self, version: Version) -> bool:
+        """Do complete lists surround `version`, one of them of its own release series?"""
+        return _complete_around(self.flavor, version[:3]) and any(
+            self.snapshots[i].version[:2] == version[:2] for i in self.neighbours(version)
+        )
+
+    def swallowed_near(self, name: str, version: Version) -> bool:
+        """Does a snapshot around `version` take this unlisted name with a warning and ignore it?"""
+        return any(name in self.snapshots[i].swallowed for i in self.neighbours(version))
 
     def neighbours(self, version: Version) -> tuple[int, ...]:
         """Indices of the nearest snapshots at or below and at or above `version`."""
@@ -105,7 +129,12 @@ def history(flavor: str) -> NameHistory | None:
     if block is None:
         return None
     snapshots = tuple(
-        Snapshot(_key(item["version"]), f"{item['repo']} {item['path']}" + _at(item["commit"]))
+        Snapshot(
+            _key(item["version"]),
+            f"{item['repo']} {item['path']}" + _at(item["commit"]),
+            bool(item.get("complete")),
+            frozenset(item.get("swallowed", ())),
+        )
         for item in block["snapshots"]
     )
     blind = block["blind"]
@@ -116,6 +145,7 @@ def history(flavor: str) -> NameHistory | None:
         tuple(blind["prefixes"]),
         frozenset(blind["names"]),
         block["option_before_variable"],
+        frozenset(blind.get("build_dependent", ())),
     )
 
 
@@ -129,9 +159,20 @@ def _neighbours(flavor: str, version: Version) -> tuple[int, ...]:
 
 
 @cache
+def _complete_around(flavor: str, version: Version) -> bool:
+    snapshots = history(flavor).snapshots  # type: ignore[union-attr]
+    return all(snapshots[i].complete for i in _neighbours(flavor, version))
+
+
+@cache
 def _sources(flavor: str, version: Version) -> str:
     snapshots = history(flavor).snapshots  # type: ignore[union-attr]
-    return "; ".join(snapshots[i].source for i in _neighbours(flavor, version))
+    near = _neighbours(flavor, version)
+    text = "; ".join(snapshots[i].source for i in near)
+    if not any(snapshots[i].version[:2] == version[:2] for i in near):
+        series = ".".join(map(str, version[:2]))
+        text += f" (no list of {series} itself: judged from the versions around it; a name neither lists is unknown)"
+    return text
 
 
 @cache

@@ -6,8 +6,10 @@ an abbreviation, a word where a number goes, a decimal size) the corrected line 
 user's own value. That correction keeps their value, so it defers to any rule that wants another one.
 
 Name verdicts are trusted only where the option data is complete for the target: MariaDB 10.11 (read
-off the real server), MariaDB 10.11 to 12.3 and MySQL 5.5 to 9.x (the servers' own mysqld--help test
-results, advisor/optioncheck/data/names.json), for names those results do not hide (plugin options).
+off the real server), MariaDB 10.0 to 12.3 and MySQL 5.5 to 9.x (advisor/optioncheck/data/names.json: real
+binaries of Debian/Ubuntu packages for MariaDB 10.0, 10.1, 10.3, 10.5, 10.6, 11.8 and MySQL 5.7, 8.0; the
+servers' own mysqld--help test results for the others), for names those lists do not hide (plugin options,
+where a test result and not a binary lies around the target).
 Elsewhere (older versions, Percona Server's extra options) an unknown name may be a real option of that
 version, and the older near-miss check speaks instead. Value verdicts (how a number, size or
 boolean is read) hold for every version of the flavor.

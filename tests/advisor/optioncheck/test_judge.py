@@ -84,9 +84,11 @@ def test_mysql_56_takes_a_unique_prefix() -> None:
 
 
 def test_names_of_the_other_flavor_and_of_missing_plugins_are_named_as_such() -> None:
-    """A MySQL-only name on MariaDB, an X Plugin name, a MariaDB-only name on MySQL."""
+    """A MySQL-only name on MariaDB, a plugin's name, a MariaDB-only name on MySQL. mysqlx_port is listed
+    by the MySQL 8.0.46 binary (X Plugin built in), so on MariaDB it is simply a MySQL option."""
     assert maria("binlog_transaction_dependency_tracking", "WRITESET").reason == "other_flavor"
-    assert maria("mysqlx_port", "33060").reason == "plugin_not_loaded"
+    assert maria("mysqlx_port", "33060").reason == "other_flavor"
+    assert maria("group_replication_group_name", "x").reason == "plugin_not_loaded"
     assert judge("aria_pagecache_buffer_size", "1G", flavor="mysql", version="8.0").reason == "other_flavor"
 
 

@@ -1,0 +1,143 @@
+"""Option names read off real server binaries of Debian/Ubuntu packages (fetch_server_help): MariaDB 10.0,
+10.1, 10.3, 10.5, 10.6, 11.8 and MySQL 5.7, 8.0 — every option, plugins' included, nothing filtered."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from advisor.advisors import config_validity
+from advisor.audit import AuditInputs
+from advisor.optioncheck import Outcome, judge
+from advisor.optioncheck.versions import history
+from tests.advisor.advisors._audit import context
+
+MARIADB = history("mariadb")
+MYSQL = history("mysql")
+BINARIES = {
+    "mariadb": ["10.0.38", "10.1.48", "10.3.39", "10.5.23", "10.6.23", "11.8.9"],
+    "mysql": ["5.7.42", "8.0.46"],
+}
+
+
+def _snapshot(flavor: str, version: str) -> int:
+    names = history(flavor)
+    assert names is not None
+    return [".".join(map(str, snap.version)) for snap in names.snapshots].index(version)
+
+
+@pytest.mark.parametrize(("flavor", "version"), [(f, v) for f, vs in BINARIES.items() for v in vs])
+def test_each_binary_list_names_its_package_and_checksum(flavor: str, version: str) -> None:
+    """Provenance: archive, suite, package and version, pool file, SHA256; a full list (hundreds of names)."""
+    names = history(flavor)
+    assert names is not None
+    index = _snapshot(flavor, version)
+    snap = names.snapshots[index]
+    assert snap.complete
+    assert re.search(
+        r"^(Debian|Ubuntu) archive, \S+.*: \S+-server-core\S* \S+ \(amd64\) pool/\S+\.deb", snap.source
+    )
+    assert sum(bits[index] == "1" for bits in names.listed.values()) > 500
+
+
+@pytest.mark.parametrize("version", ["10.3.39", "10.5.23", "10.6.16", "10.6.23"])
+def test_a_typo_on_an_lts_mariadb_is_a_certain_refusal(version: str) -> None:
+    """The failure issue 17 opened with, on 10.3-10.6: an InnoDB typo (a plugin option the test results
+    would hide) is certain once real binaries' lists surround the target."""
+    verdict = judge("innodb_buffer_pool_sise", "2G", flavor="mariadb", version=version)
+    assert verdict.outcome is Outcome.REFUSES_TO_START and verdict.reason == "misspelling"
+    assert verdict.certain and verdict.suggestion == "innodb_buffer_pool_size = 2G"
+
+
+def test_a_typo_on_mariadb_106_is_commented_out_and_the_intended_option_written() -> None:
+    """The recommended file loses the misspelt line and gains the option it meant, with the user's value."""
+    text = "[mysqld]\ninnodb_buffer_pool_sise = 2G\n"
+    ctx = context(AuditInputs(mycnf={"my.cnf": text}, server_version="10.6.23-MariaDB"))
+    found = [(p.variable, p.change, p.recommended, p.severity.value) for rule in config_validity.RULES
+             for p in rule.check(ctx)]  # fmt: skip
+    assert ("innodb_buffer_pool_sise", "comment_out", None, "critical") in found
+    assert any(item[:3] == ("innodb_buffer_pool_size", None, "2G") for item in found), found
+
+
+def test_a_name_of_106_gone_in_1011_is_accepted_for_106_only() -> None:
+    """wsrep_strict_ddl: in the 10.6.23 binary's list, replaced by wsrep_mode and absent from 10.11.19's."""
+    assert judge("wsrep_strict_ddl", "ON", flavor="mariadb", version="10.6.23").outcome is Outcome.ACCEPTS
+    on_1011 = judge("wsrep_strict_ddl", "ON", flavor="mariadb", version="10.11.19")
+    assert on_1011.outcome is Outcome.REFUSES_TO_START and on_1011.certain
+
+
+def test_a_1011_option_on_106_is_refused_with_certainty_but_not_on_a_version_without_a_list() -> None:
+    """log_slow_query_time (10.11.0): neither 10.5.23 nor 10.6.23 lists it, so 10.6 refuses it; 10.4 has no
+    list of its own and 10.3/10.5 lack it too, but an option of other versions is not called certain there."""
+    on_106 = judge("log_slow_query_time", "2", flavor="mariadb", version="10.6.23")
+    assert on_106.reason == "not_in_version" and on_106.certain
+    assert "10.11.19" in on_106.message
+    on_104 = judge("log_slow_query_time", "2", flavor="mariadb", version="10.4.34")
+    assert on_104.reason == "not_in_version" and not on_104.certain
+    assert "no list of 10.4 itself" in on_104.basis
+
+
+def test_1043_is_judged_from_the_lists_around_it() -> None:
+    """10.4: a typo neither 10.3.39 nor 10.5.23 knows is certain; innodb_lru_flush_size (in 10.5.23's list
+    only) is accepted, since 10.4 may have it."""
+    assert judge("max_conections", "5", flavor="mariadb", version="10.4.34").certain
+    assert (
+        judge("innodb_lru_flush_size", "32", flavor="mariadb", version="10.4.34").outcome is Outcome.ACCEPTS
+    )
+
+
+def test_removed_options_a_binary_still_swallows_are_ignored_not_refused() -> None:
+    """10.6.23 takes innodb_log_files_in_group with "'...' was removed. It does nothing now" and starts:
+    found by feeding the name to the binary, so the line is called ignored, never refused."""
+    verdict = judge("innodb_log_files_in_group", "2", flavor="mariadb", version="10.6.23")
+    assert verdict.outcome is Outcome.IGNORES_WITH_WARNING and verdict.reason == "compatibility_stub"
+
+
+def test_a_build_dependent_option_is_never_called_refused() -> None:
+    """innodb_numa_interleave exists only in builds with NUMA: the Debian 10.5 build lacks it, 10.11's has it."""
+    verdict = judge("innodb_numa_interleave", "ON", flavor="mariadb", version="10.5.23")
+    assert verdict.outcome is Outcome.ACCEPTS or not verdict.certain
+
+
+def test_mysql_innodb_typos_are_certain_where_binary_lists_surround_the_target() -> None:
+    """MySQL's test results hide InnoDB options; 8.0.46's binary list does not. Between the 8.0.41 test
+    result and 8.0.46 the verdict stays uncertain."""
+    assert judge("innodb_buffer_pool_sise", "1G", flavor="mysql", version="8.0.46").certain
+    assert judge("innodb_buffer_pool_sise", "1G", flavor="mysql", version="5.7.42").certain
+    assert not judge("innodb_buffer_pool_sise", "1G", flavor="mysql", version="8.0.43").certain
+
+
+# Names a build may leave out (see generate_names.BLIND): the catalog is right to accept them.
+BUILD_DEPENDENT = {"innodb_numa_interleave"}
+
+
+@pytest.mark.parametrize(("flavor", "version"), [(f, v) for f, vs in BINARIES.items() for v in vs])
+def test_the_tuned_catalog_agrees_with_every_binary(flavor: str, version: str) -> None:
+    """At each binary's version the catalog accepts in an option file exactly the names the binary takes
+    (listed, or swallowed with a warning). It caught innodb_checksums (still in 10.3.39), innodb_file_format
+    and innodb_large_prefix (back in 10.3.39), slave_parallel_workers (in 10.3.39), innodb_default_row_format
+    (in 10.1.48) and log_slow_admin_statements (an option in 10.0.38)."""
+    from advisor.catalog import get_catalog
+    from advisor.version import parse_version
+
+    names = history(flavor)
+    assert names is not None
+    index = _snapshot(flavor, version)
+    snap = names.snapshots[index]
+    listed = {name for name, bits in names.listed.items() if bits[index] == "1"}
+    target = parse_version(f"{flavor}-{version}")
+    wrong = []
+    for name in sorted(get_catalog().names()):
+        facts = get_catalog().lookup(name, target)
+        if facts is None or not facts.in_flavor or facts.kind == "mysqld_safe" or name in BUILD_DEPENDENT:
+            continue
+        special = any(
+            name.startswith(p) and name[len(p) :] in listed for p in ("skip_", "disable_", "enable_")
+        )
+        taken = name in listed or special or facts.prefix_of in listed or name in snap.swallowed
+        if name in listed and not facts.option_file_ok:
+            wrong.append(f"{name}: listed, the catalog refuses it")
+        if facts.option_file_ok and not taken:
+            wrong.append(f"{name}: the catalog accepts it, the binary does not take it")
+    assert wrong == []
