@@ -13,10 +13,11 @@ from advisor.optioncheck.values import ValueCheck, check_value
 
 
 def judge(name: str, value: str | None, *, flavor: str, version: str | tuple[int, ...], os: str = "linux",
-          loose: bool = False) -> Verdict:  # fmt: skip
+          loose: bool = False, prefix_matching: bool = True) -> Verdict:  # fmt: skip
     """What `flavor` `version` does at startup with the option-file line `name = value`.
 
-    `value` is None for a bare name; `loose` says the line carried `loose-` (also detected in name).
+    `value` is None for a bare name; `loose` says the line carried `loose-` (also detected in name);
+    `prefix_matching` False: an earlier line turned MariaDB's getopt-prefix-matching off.
     """
     flavor = "mariadb" if flavor.lower().startswith("maria") else "mysql"
     state = Judgement(name, value, flavor, parse_version(version), os.lower())
@@ -33,7 +34,7 @@ def judge(name: str, value: str | None, *, flavor: str, version: str | tuple[int
         if absent_here(state, current):  # an option of other versions, whose list the target's lacks
             return not_in_version(state, current, loose)
         return unknown(state, current, loose)
-    if resolution.by_prefix and flavor == "mysql" and state.version >= (5, 7):
+    if resolution.by_prefix and (not prefix_matching or (flavor == "mysql" and state.version >= (5, 7))):
         return unknown(state, current, loose, prefix_of=resolution.facts.name)
     if absent_here(state, resolution.facts.name):
         return not_in_version(state, resolution.facts.name, loose)

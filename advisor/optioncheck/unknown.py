@@ -60,7 +60,11 @@ def unknown(state: Judgement, name: str, loose: bool, prefix_of: str | None = No
         return stub(state, name)
     intended: str | None
     if prefix_of is not None:
-        words = f"'{name}' abbreviates {prefix_of}; MySQL 5.7 and later refuse abbreviated names (WL#6978)"
+        words = f"'{name}' abbreviates {prefix_of}; " + (
+            "MySQL 5.7 and later refuse abbreviated names (WL#6978)"
+            if state.flavor == "mysql"
+            else "an earlier line turned getopt-prefix-matching off, so the server matches full names only"
+        )
         reason, intended = "refused_prefix", prefix_of
     else:
         known = state.history.names_near(state.version) if state.history is not None else None

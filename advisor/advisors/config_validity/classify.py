@@ -57,11 +57,13 @@ def classified_lines(ctx: AuditContext) -> ClassifiedLines:
     winners: dict[str, OptionEntry] = {}
     shadowed: dict[str, list[OptionEntry]] = {}
     elsewhere: list[OptionEntry] = []
+    prefixes = True  # MariaDB: unique prefixes match until a line turns getopt-prefix-matching off
     for entry in ctx.options.entries():
         if entry.group not in ctx.groups_read:
             elsewhere.append(entry)
         elif entry.prefix not in ("maximum", "autoset"):  # those cap or size a variable, not set it
-            _check_server_line(ctx, entry, found)
+            _check_server_line(ctx, entry, found, prefixes)
+            prefixes = verdicts.prefix_matching_after(ctx, entry, prefixes)
             if entry.name in winners and entry.name not in _REPEATABLE:
                 shadowed.setdefault(entry.name, []).append(winners[entry.name])
             winners[entry.name] = entry
@@ -80,8 +82,9 @@ _FINE: set[tuple[object, ...]] = set()
 _FINE_LIMIT: Final = 50_000
 
 
-def _check_server_line(ctx: AuditContext, entry: OptionEntry, found: ClassifiedLines) -> None:
+def _check_server_line(ctx: AuditContext, entry: OptionEntry, found: ClassifiedLines, prefixes: bool) -> None:
     key = (
+        prefixes,
         ctx.catalog,
         ctx.version.flavor,
         ctx.version.key,
@@ -94,21 +97,21 @@ def _check_server_line(ctx: AuditContext, entry: OptionEntry, found: ClassifiedL
     if key in _FINE:
         return
     before = found.size()
-    _judge_server_line(ctx, entry, found)
+    _judge_server_line(ctx, entry, found, prefixes)
     if found.size() == before:
         if len(_FINE) >= _FINE_LIMIT:
             _FINE.clear()
         _FINE.add(key)
 
 
-def _judge_server_line(ctx: AuditContext, entry: OptionEntry, found: ClassifiedLines) -> None:
+def _judge_server_line(ctx: AuditContext, entry: OptionEntry, found: ClassifiedLines, prefixes: bool) -> None:
     name, facts = lines.resolve(ctx, entry)
-    said = verdicts.verdict(ctx, entry)
+    said = verdicts.verdict(ctx, entry, prefixes)
     if verdicts.is_compat_option(ctx, said):
         found.ignored.extend(verdicts.compat_ignored(ctx, entry, said))
     elif facts is None and name == "set_variable":
         found.refused.extend(refusals.set_variable(ctx, entry))
-    elif facts is None:
+    elif facts is None or (not prefixes and said.reason == "refused_prefix"):
         _judge_unknown_name(ctx, entry, said, found)
     elif facts.kind == "mysqld_safe" or not facts.option_file_ok:
         found.refused.extend(refusals.refused(ctx, entry, name, facts))

@@ -56,11 +56,22 @@ def is_compat_option(ctx: AuditContext, found: Verdict) -> bool:
     return found.reason == "compatibility_stub" and ctx.version.is_mariadb and ctx.version.line == "10.11"
 
 
-def verdict(ctx: AuditContext, entry: OptionEntry) -> Verdict:
-    """What the target server does at startup with this line, as written."""
+def verdict(ctx: AuditContext, entry: OptionEntry, prefixes: bool = True) -> Verdict:
+    """What the target server does at startup with this line, as written (`prefixes`: whether unique
+    prefixes still match at this line)."""
     flavor = "mariadb" if ctx.version.is_mariadb else "mysql"
     os_name = (ctx.hardware.os if ctx.hardware is not None else None) or "linux"
-    return judge(entry.raw_name, entry.given, flavor=flavor, version=ctx.version.as_tuple(), os=os_name)
+    return judge(entry.raw_name, entry.given, flavor=flavor, version=ctx.version.as_tuple(), os=os_name,
+                 prefix_matching=prefixes)  # fmt: skip
+
+
+def prefix_matching_after(ctx: AuditContext, entry: OptionEntry, before: bool) -> bool:
+    """MariaDB's getopt-prefix-matching (default ON) takes effect from the next option on, in the order the
+    server reads them: mariadbd 10.11.19 refuses `max_connection=500` after `skip-getopt-prefix-matching`
+    (exit 7, "unknown variable") and accepts it before."""
+    if not ctx.version.is_mariadb or entry.name != "getopt_prefix_matching":
+        return before
+    return (entry.value or "ON").upper() not in ("0", "OFF", "FALSE")
 
 
 def trusted(ctx: AuditContext, found: Verdict) -> bool:

@@ -141,3 +141,22 @@ def test_the_tuned_catalog_agrees_with_every_binary(flavor: str, version: str) -
         if facts.option_file_ok and not taken:
             wrong.append(f"{name}: the catalog accepts it, the binary does not take it")
     assert wrong == []
+
+
+def test_an_abbreviation_after_prefix_matching_is_turned_off_is_refused() -> None:
+    """MariaDB's skip-getopt-prefix-matching: from the next line on only full names match (mariadbd 10.11.19
+    exits 7 on `max_connection=500` after it, and accepts it before it)."""
+    before = judge("max_connection", "500", flavor="mariadb", version="10.11.19")
+    assert before.outcome is Outcome.ACCEPTS and before.reason == "unique_prefix"
+    after = judge("max_connection", "500", flavor="mariadb", version="10.11.19", prefix_matching=False)
+    assert after.outcome is Outcome.REFUSES_TO_START and after.reason == "refused_prefix" and after.certain
+    assert after.suggestion == "max_connections = 500" and "getopt-prefix-matching" in after.message
+
+
+def test_the_audit_follows_the_order_of_the_prefix_matching_switch() -> None:
+    """Only the abbreviation after the switch is critical; the one before it gets the notice."""
+    text = "[mysqld]\nmax_connection = 500\nskip-getopt-prefix-matching\ntable_open = 400\n"
+    ctx = context(AuditInputs(mycnf={"my.cnf": text}, server_version="10.11.19-MariaDB"))
+    found = {(p.variable, p.severity.value) for rule in config_validity.RULES for p in rule.check(ctx)}
+    assert ("max_connections", "notice") in found
+    assert ("table_open", "critical") in found or ("table_open_cache", "critical") in found, found
