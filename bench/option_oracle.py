@@ -150,18 +150,21 @@ def generate(rng: random.Random) -> list[tuple[str, str | None]]:
 
 @functools.cache
 def server_command(binary: str) -> tuple[list[str], dict[str, str]]:
-    """Extra arguments and environment for a binary unpacked from a package (none for the installed one)."""
+    """Arguments after --defaults-file and the environment: `--verbose --help` parses the options as at
+    startup and exits; a MySQL 8.0 binary prints its help whatever it is given, so it is asked with
+    `--validate-config` (8.0.16+), which parses them and exits 1 on an error. A binary unpacked from a
+    package also needs its libraries, its messages and a datadir of its own."""
     env = {**os.environ, "LC_ALL": "C"}
     tree = Path(binary).resolve().parents[2]
     if binary == "/usr/sbin/mariadbd" or not (tree / "usr/share/mysql").is_dir():
-        return [], env
+        return ["--verbose", "--help"], env
     from advisor.optioncheck.fetch_apt import library_dirs
 
     env["LD_LIBRARY_PATH"] = library_dirs(tree)
     extra = [f"--lc-messages-dir={tree / 'usr/share/mysql'}", f"--datadir={tree}"]  # not this machine's datadir
-    if "MariaDB" not in subprocess.run([binary, "--version"], capture_output=True, text=True, env=env).stdout:
-        extra.append(f"--secure-file-priv={tree}")  # MySQL checks the directory even for --help
-    return extra, env
+    if "MariaDB" in subprocess.run([binary, "--version"], capture_output=True, text=True, env=env).stdout:
+        return [*extra, "--verbose", "--help"], env
+    return [*extra, f"--secure-file-priv={tree}", "--validate-config"], env  # MySQL checks the directory
 
 
 def ask(mariadbd: str, name: str, value: str | None) -> dict[str, object]:
@@ -170,7 +173,7 @@ def ask(mariadbd: str, name: str, value: str | None) -> dict[str, object]:
     with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as handle:
         handle.write(f"[mysqld]\n{line}\n")
     try:
-        done = subprocess.run([mariadbd, f"--defaults-file={handle.name}", *extra, "--verbose", "--help"],
+        done = subprocess.run([mariadbd, f"--defaults-file={handle.name}", *extra],
                               capture_output=True, text=True, timeout=60, env=env)  # fmt: skip
     finally:
         os.unlink(handle.name)

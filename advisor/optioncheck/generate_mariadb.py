@@ -169,6 +169,7 @@ def main() -> None:
     ).stdout.split()  # fmt: skip
     mark_plugin_switches(options, plugin_rows)
     probes.probe(args.mariadbd, options, plugin_rows)
+    probes.probe_signed(args.mariadbd, options)
     probes.probe_loose_zero(args.mariadbd, options)
     probes.probe_maximum(args.mariadbd, options)
     mysql_names = set(getattr(history("mysql"), "listed", ())) | set(

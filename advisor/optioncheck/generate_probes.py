@@ -109,6 +109,17 @@ def probe_loose_zero(mariadbd: str, options: dict[str, dict[str, object]]) -> No
             options[name]["loose_bad_fatal"] = True
 
 
+def probe_signed(mariadbd: str, options: dict[str, dict[str, object]]) -> None:
+    """Numeric options that are no system variable show only `=#` in the help: fed -1, a signed one logs
+    "signed value -1 adjusted to 0" and starts (debug_*_event_count, feedback_send_*), an unsigned one
+    refuses ("Incorrect unsigned value"). The signed ones become longlong with minimum 0."""
+    names = [n for n, e in options.items() if e.get("src") == "help" and e["type"] == "ulonglong"]
+    for name in names:
+        returncode, stderr = run_line(mariadbd, f"{name}=-1")
+        if returncode == 0 and "adjusted" in stderr and "Parsing options for plugin" not in stderr:
+            options[name].update(type="longlong", min=0, src="help+probe")
+
+
 def probe_compatibility(mariadbd: str, names: list[str]) -> list[str]:
     """MySQL names MariaDB takes and ignores ("... is MySQL 5.6 / 5.7 compatible option"), and removed names
     it still swallows ("'multi-range-count' was removed. It does nothing now...")."""
