@@ -8,8 +8,9 @@ differs from the file is recorded: a change not applied yet, or a file the serve
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, TypeVar, cast
+
+from msgspec import Struct, field
 
 from advisor.model import Profile, Role
 from advisor.thresholds import THRESHOLDS, Thresholds
@@ -28,8 +29,7 @@ Source = Literal["live", "cnf", "default"]
 T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
-class Setting:
+class Setting(Struct, frozen=True):
     """One variable's effective value and where it came from."""
 
     name: str
@@ -57,8 +57,7 @@ class Setting:
 COMPLETE_DUMP_MIN_NAMES = 100
 
 
-@dataclass(frozen=True)
-class LiveExistence:
+class LiveExistence(Struct, frozen=True):
     """The names of a complete SHOW GLOBAL VARIABLES dump: the truth of what exists on that server.
 
     The catalog says what a version *may* have; the server's own listing says what this build has (the
@@ -86,8 +85,7 @@ class LiveExistence:
         return cls(found) if len(found) >= COMPLETE_DUMP_MIN_NAMES else None
 
 
-@dataclass(frozen=True)
-class EffectiveConfig:
+class EffectiveConfig(Struct, frozen=True):
     """Name → Setting, names normalised (lower case, underscores)."""
 
     settings: Mapping[str, Setting]
@@ -122,7 +120,7 @@ class DerivedFacts:
     """The one per-audit cache of derived facts (advisor.derived): each computed on first use.
 
     Keyed by the function that computes the fact; a context gets a fresh, empty cache (also
-    through `dataclasses.replace`), so a fact never outlives the context it was computed from.
+    through `msgspec.structs.replace`), so a fact never outlives the context it was computed from.
     """
 
     __slots__ = ("_values",)
@@ -139,8 +137,7 @@ class DerivedFacts:
             return value
 
 
-@dataclass(frozen=True)
-class AuditContext:
+class AuditContext(Struct, frozen=True, dict=True):
     """Everything a rule may read. Rules never mutate it, read files or look at the environment."""
 
     version: ServerVersion
@@ -155,8 +152,19 @@ class AuditContext:
     options: OptionFileSet | None = None
     groups_read: frozenset[str] = field(default_factory=frozenset)
     thresholds: Thresholds = THRESHOLDS
-    #: derived facts computed once per audit (see advisor.derived.cache); not part of equality.
-    derived: DerivedFacts = field(default_factory=DerivedFacts, init=False, repr=False, compare=False)
+
+    @property
+    def derived(self) -> DerivedFacts:
+        """Derived facts computed once per audit (see advisor.derived.cache).
+
+        Kept in the instance's `__dict__`, outside the fields: not part of equality, hash or repr,
+        and a copy made with `msgspec.structs.replace` starts with an empty cache.
+        """
+        try:
+            return cast(DerivedFacts, self.__dict__["derived"])
+        except KeyError:
+            facts = self.__dict__["derived"] = DerivedFacts()
+            return facts
 
     @property
     def usable_memory(self) -> int | None:

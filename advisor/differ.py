@@ -18,8 +18,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
+
+from msgspec import Struct
 
 from advisor.catalog import normalize_name
 from advisor.inputs.optiongroups import MYSQLD_SAFE_GROUPS
@@ -38,8 +39,7 @@ _REWRITTEN_PREFIXES: Final = frozenset({"skip", "disable", "enable", "autoset"})
 _WHOLE_FLAVOR_GROUPS: Final = ("mysqld", "mariadbd", "mariadb", "server")
 
 
-@dataclass(frozen=True, slots=True)
-class RecommendedFile:
+class RecommendedFile(Struct, frozen=True):
     """One option file as we hand it back: its path, the recommended text and its diff ("" unchanged)."""
 
     path: str
@@ -50,8 +50,7 @@ class RecommendedFile:
         return {"path": self.path, "recommended": self.recommended, "diff": self.diff}
 
 
-@dataclass(frozen=True, slots=True)
-class Recommendation:
+class Recommendation(Struct, frozen=True):
     """Every recommended file (upload order), the combined diff, and the secret lines kept out."""
 
     files: tuple[RecommendedFile, ...]

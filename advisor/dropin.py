@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
+
+from msgspec import Struct
 
 from advisor.catalog import normalize_name
 from advisor.differ import note, spelling
@@ -31,8 +32,7 @@ DROPIN_NAME: Final = "zz-innotune.cnf"
 BESIDE_NAME: Final = "innotune.cnf"
 
 
-@dataclass(frozen=True, slots=True)
-class DropIn:
+class DropIn(Struct, frozen=True):
     """The override file, and what the user must do besides installing it."""
 
     path: str

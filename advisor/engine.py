@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
 from time import perf_counter
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from advisor.advisors import all_rules, precedence
 from advisor.catalog import Catalog, get_catalog
@@ -43,8 +45,7 @@ if TYPE_CHECKING:
     from advisor.inputs.hardware import HardwareSpec
 
 
-@dataclass(frozen=True)
-class ParsedInputs:
+class ParsedInputs(Struct, frozen=True):
     """Every input parsed, with the version settled and the warnings gathered."""
 
     version: ServerVersion

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 
 class InputError(Exception):
@@ -30,8 +30,7 @@ class VersionUnknown(InputError):
     """No server version: none given, none in the variables dump, no fallback."""
 
 
-@dataclass(frozen=True, slots=True)
-class InputWarning:
+class InputWarning(Struct, frozen=True):
     """Something odd but not fatal in the input (a missing include, a truncated dump)."""
 
     message: str

@@ -9,8 +9,10 @@ inputs do not tell it (no memory given, no schema facts, a single status dump, â
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
+from msgspec.structs import asdict
 
 from advisor.derived.budget import POOL, effective_pool_bytes
 from advisor.derived.redo_sizing import CAPACITY, FILE_SIZE, redo_log, write_rate
@@ -23,8 +25,7 @@ if TYPE_CHECKING:
 SECONDS_PER_HOUR = 3600
 
 
-@dataclass(frozen=True, slots=True)
-class AuditFigures:
+class AuditFigures(Struct, frozen=True):
     """Sizes in bytes (rates in bytes per hour) for the audit's pictures; None when unknown."""
 
     usable_memory_bytes: int | None = None

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
+
+from msgspec import Struct, field
 
 
 class Severity(StrEnum):
@@ -24,8 +25,7 @@ class Severity(StrEnum):
 _RANK = {Severity.CRITICAL: 0, Severity.WARNING: 1, Severity.NOTICE: 2, Severity.INFO: 3}
 
 
-@dataclass(frozen=True, slots=True)
-class Evidence:
+class Evidence(Struct, frozen=True):
     """One number (or fact) a finding used, and where it came from.
 
     `source` says where: `my.cnf:12`, `variable innodb_buffer_pool_size`,
@@ -43,8 +43,7 @@ class Evidence:
 ChangeKind = Literal["set", "comment_out"]
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(Struct, frozen=True):
     """A finished finding: the rule's proposal completed by the engine with catalog facts."""
 
     advisor: str

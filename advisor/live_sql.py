@@ -20,8 +20,10 @@ log size before MySQL 8.0.30.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from advisor.units import parse_size
 
@@ -30,8 +32,7 @@ if TYPE_CHECKING:
     from advisor.findings import Finding
 
 
-@dataclass(frozen=True, slots=True)
-class Bound:
+class Bound(Struct, frozen=True):
     """`low` may not exceed `high` at any moment: raise `high` first, lower `low` first."""
 
     low: str

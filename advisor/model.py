@@ -7,9 +7,10 @@ against them. Everything here is pure data.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Literal
+
+from msgspec import Struct, field
 
 from advisor.errors import InputWarning
 from advisor.findings import Finding
@@ -36,8 +37,7 @@ class Profile(StrEnum):
     CI = "ci"
 
 
-@dataclass(frozen=True)
-class AuditInputs:
+class AuditInputs(Struct, frozen=True):
     """Everything a user can tell us about one server, as raw texts with their file names.
 
     `mycnf` maps each uploaded option file's path to its text (includes resolve by path).
@@ -72,8 +72,7 @@ class AuditInputs:
 VersionSource = Literal["given", "variables", "fallback"]
 
 
-@dataclass(frozen=True)
-class InputSummary:
+class InputSummary(Struct, frozen=True):
     """An upload parsed once: the version and where it came from, the warnings, the watched live values."""
 
     version: ServerVersion
@@ -83,8 +82,7 @@ class InputSummary:
     settings: Mapping[str, str] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class Drift:
+class Drift(Struct, frozen=True):
     """A setting whose running value is not the option file's: in the file, not yet live.
 
     `apply_sql` brings the running server to the file's value without a restart; None when the
@@ -107,8 +105,7 @@ class Drift:
         }
 
 
-@dataclass(frozen=True)
-class AuditResult:
+class AuditResult(Struct, frozen=True):
     """Findings sorted by severity, the unified diff of the my.cnf and the recommended file."""
 
     flavor: str

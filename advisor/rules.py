@@ -10,8 +10,9 @@ conflicts between advisors.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from msgspec import Struct, field
 
 from advisor.findings import ChangeKind, Evidence, Severity
 from advisor.version import ServerVersion
@@ -22,8 +23,7 @@ if TYPE_CHECKING:
 DOC_HEADINGS = ("What it checks", "Why it matters", "What we recommend", "Caveats")
 
 
-@dataclass(frozen=True, slots=True)
-class Proposal:
+class Proposal(Struct, frozen=True):
     """What a rule found. `variable` + `recommended` make it a change to the my.cnf.
 
     `recommended` is written as in a my.cnf (`48G`, `O_DIRECT`, `0`). `change="comment_out"`
@@ -44,8 +44,7 @@ class Proposal:
     correction: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Versions:
+class Versions(Struct, frozen=True):
     """The servers a rule applies to: per flavor, an inclusive lower and exclusive upper bound."""
 
     mysql: tuple[tuple[int, ...], tuple[int, ...]] | None = ((0,), (99,))
@@ -89,8 +88,7 @@ def mariadb_only(low: tuple[int, ...] = (0,), high: tuple[int, ...] = (99,)) -> 
 Check = Callable[["AuditContext"], Iterable[Proposal]]
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(Struct, frozen=True):
     """A rule: stable dotted id, default severity, versions, references and its check."""
 
     id: str

@@ -7,14 +7,13 @@ the whole object.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 GIB = 1024**3
 MIB = 1024**2
 
 
-@dataclass(frozen=True)
-class BufferPoolThresholds:
+class BufferPoolThresholds(Struct, frozen=True):
     """Buffer pool sizing."""
 
     # Share of usable memory the pool may take on a dedicated server; the rest is for the
@@ -54,8 +53,7 @@ class BufferPoolThresholds:
     strong_data_multiple_of_pool: float = 2.0
 
 
-@dataclass(frozen=True)
-class RedoLogThresholds:
+class RedoLogThresholds(Struct, frozen=True):
     """Redo log capacity."""
 
     target_hours_of_writes: float = 1.0
@@ -88,8 +86,7 @@ class RedoLogThresholds:
     oversized_factor: float = 2.0
 
 
-@dataclass(frozen=True)
-class FlushingThresholds:
+class FlushingThresholds(Struct, frozen=True):
     """innodb_io_capacity and friends, by storage type."""
 
     io_capacity_hdd: int = 200
@@ -106,8 +103,7 @@ class FlushingThresholds:
     min_io_capacity_max: int = 2000
 
 
-@dataclass(frozen=True)
-class GroupCommitThresholds:
+class GroupCommitThresholds(Struct, frozen=True):
     """When a binlog group-commit delay pays."""
 
     min_commits_per_second: float = 200.0
@@ -128,8 +124,7 @@ class GroupCommitThresholds:
     explicit_transaction_begin_share: float = 0.9
 
 
-@dataclass(frozen=True)
-class DurabilityThresholds:
+class DurabilityThresholds(Struct, frozen=True):
     """Crash-safety loss estimates."""
 
     # Servers without innodb_flush_log_at_timeout (before MySQL 5.6.6 / MariaDB 10.0) flush the
@@ -137,15 +132,13 @@ class DurabilityThresholds:
     log_flush_interval_seconds: int = 1
 
 
-@dataclass(frozen=True)
-class ReplicationThresholds:
+class ReplicationThresholds(Struct, frozen=True):
     """Binary log retention."""
 
     binlog_retention_days: int = 7
 
 
-@dataclass(frozen=True)
-class IsolationThresholds:
+class IsolationThresholds(Struct, frozen=True):
     """Read views that pin purge."""
 
     # A read-only transaction holding a read view this long (seconds) at REPEATABLE READ is reported:
@@ -154,8 +147,7 @@ class IsolationThresholds:
     max_transactions_listed: int = 3
 
 
-@dataclass(frozen=True)
-class MemoryThresholds:
+class MemoryThresholds(Struct, frozen=True):
     """Memory budget."""
 
     # Share of usable memory that global + per-connection buffers may reach at max_connections.
@@ -172,8 +164,7 @@ class MemoryThresholds:
     max_temp_table_fraction_of_memory: float = 0.01
 
 
-@dataclass(frozen=True)
-class ConnectionThresholds:
+class ConnectionThresholds(Struct, frozen=True):
     """Connections and threads."""
 
     # Recommended max_connections = peak connections (Max_used_connections) times this.
@@ -192,8 +183,7 @@ class ConnectionThresholds:
     min_threads_created_per_second: float = 1.0
 
 
-@dataclass(frozen=True)
-class UndoThresholds:
+class UndoThresholds(Struct, frozen=True):
     """Purge and history list length."""
 
     history_list_warning: int = 100_000
@@ -215,16 +205,14 @@ class UndoThresholds:
     read_view_holder_seconds: int = 60
 
 
-@dataclass(frozen=True)
-class MallocThresholds:
+class MallocThresholds(Struct, frozen=True):
     """When an alternative allocator is worth it."""
 
     min_cpus: int = 8
     min_threads_running: int = 16
 
 
-@dataclass(frozen=True)
-class PrimaryKeyThresholds:
+class PrimaryKeyThresholds(Struct, frozen=True):
     """Tables without primary keys."""
 
     max_tables_listed: int = 10
@@ -232,16 +220,14 @@ class PrimaryKeyThresholds:
     random_key_min_rows: int = 100_000
 
 
-@dataclass(frozen=True)
-class ConfigValidityThresholds:
+class ConfigValidityThresholds(Struct, frozen=True):
     """Option-file checks."""
 
     # Names shorter than this are never called a typo of a known name (too many near neighbours).
     typo_min_name_length: int = 8
 
 
-@dataclass(frozen=True)
-class EvidenceThresholds:
+class EvidenceThresholds(Struct, frozen=True):
     """How much a rate from SHOW GLOBAL STATUS is worth, by its window (advisor.derived.evidence).
 
     A rate is an average over a window: since startup (one snapshot: Uptime) or between two snapshots
@@ -267,8 +253,7 @@ class EvidenceThresholds:
     weak_max_change_factor: float = 2.0
 
 
-@dataclass(frozen=True)
-class Thresholds:
+class Thresholds(Struct, frozen=True):
     """All sections together."""
 
     buffer_pool: BufferPoolThresholds = field(default_factory=BufferPoolThresholds)

@@ -16,9 +16,10 @@ it compares above every `8.0.x`, and catalog lookups see the line's latest facts
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from functools import total_ordering
 from typing import Literal
+
+from msgspec import Struct, field
 
 from advisor.errors import InputError
 
@@ -52,8 +53,7 @@ _OLD_PERCONA_REL_RE = re.compile(r"^-?rel\d+(?:\.\d+)*(?:-(?:log|debug))*$", re.
 
 
 @total_ordering
-@dataclass(frozen=True, slots=True, eq=False)
-class ServerVersion:
+class ServerVersion(Struct, frozen=True, eq=False):
     """A server version: flavor plus `major.minor.patch`, with the text it was parsed from.
 
     Versions order by number (`key`), flavor breaking ties; comparing a MariaDB version with a MySQL

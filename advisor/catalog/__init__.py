@@ -40,8 +40,10 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
 from typing import Any, Final, Literal, cast
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from advisor.catalog.timeline import MISSING, Boundary, Timeline, VersionKey, parse_version_key, value_at
 from advisor.version import ServerVersion
@@ -101,8 +103,7 @@ def normalize_name(name: str) -> str:
     return name.strip().lstrip("-").strip().lower().replace("-", "_")
 
 
-@dataclass(frozen=True, slots=True)
-class VariableFacts:
+class VariableFacts(Struct, frozen=True):
     """What the catalog knows about one name at one exact server version."""
 
     name: str

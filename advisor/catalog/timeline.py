@@ -18,8 +18,9 @@ none does.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Final
+
+from msgspec import Struct
 
 VersionKey = tuple[int, int, int]
 
@@ -56,8 +57,7 @@ def parse_version_key(text: str) -> VersionKey:
     return (numbers[0], numbers[1], numbers[2])
 
 
-@dataclass(frozen=True, slots=True)
-class Boundary:
+class Boundary(Struct, frozen=True):
     """One change point, possibly released in several lines (see the module docstring)."""
 
     versions: tuple[VersionKey, ...]
@@ -85,8 +85,7 @@ class Boundary:
         return self.text
 
 
-@dataclass(frozen=True, slots=True)
-class Timeline:
+class Timeline(Struct, frozen=True):
     """Values that change at boundaries; see the module docstring."""
 
     points: tuple[tuple[Boundary, object], ...]

@@ -19,8 +19,9 @@ although a complex query can allocate some of them more than once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from advisor.derived.cache import once_per_audit
 from advisor.derived.settings import sized_by_dedicated_server
@@ -50,8 +51,7 @@ _PER_CONNECTION_BUFFERS = (
 _TEMP_TABLE = "in-memory temporary table"
 
 
-@dataclass(frozen=True, slots=True)
-class BudgetItem:
+class BudgetItem(Struct, frozen=True):
     """One allocation: the variable (or what it stands for), its size and where the size came from."""
 
     name: str
@@ -59,8 +59,7 @@ class BudgetItem:
     source: str
 
 
-@dataclass(frozen=True, slots=True)
-class MemoryBudget:
+class MemoryBudget(Struct, frozen=True):
     """What the configuration may allocate, against the memory limit (see the module docstring)."""
 
     usable_bytes: int

@@ -22,9 +22,10 @@ What rules do with it (the API other advisors use):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from advisor.derived.cache import once_per_audit
 from advisor.findings import Severity
@@ -43,8 +44,7 @@ class Grade(StrEnum):
     WEAK = "weak"
 
 
-@dataclass(frozen=True, slots=True)
-class WindowGrade:
+class WindowGrade(Struct, frozen=True):
     """A status window's grade, the window in words and why it got this grade."""
 
     grade: Grade

@@ -9,7 +9,8 @@ silence. Presence is computed once per audit.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from advisor.context import AuditContext
 from advisor.findings import Evidence, Finding, Severity
@@ -17,8 +18,7 @@ from advisor.findings import Evidence, Finding, Severity
 RULE_ID = "inputs.missing"
 
 
-@dataclass(frozen=True)
-class Input:
+class Input(Struct, frozen=True):
     """One fact an audit may lack: what it is and how a user provides it."""
 
     what: str

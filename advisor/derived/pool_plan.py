@@ -8,8 +8,9 @@ after the advice.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
+
+from msgspec import Struct
 
 from advisor.derived.budget import effective_pool_bytes, memory_budget
 from advisor.derived.cache import once_per_audit
@@ -23,8 +24,7 @@ if TYPE_CHECKING:
 PoolChange = Literal["exceeds_memory", "oversized", "undersized"]
 
 
-@dataclass(frozen=True, slots=True)
-class PoolPlan:
+class PoolPlan(Struct, frozen=True):
     """The pool in effect, the pool we recommend (the same when nothing changes) and why."""
 
     current_bytes: int

@@ -16,8 +16,9 @@ rationale as outweighed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
+
+from msgspec import Struct
 
 from advisor.derived.evidence import Grade, window_grade
 from advisor.findings import Evidence
@@ -30,8 +31,7 @@ Verdict = Literal["short", "enough", "unknown"]
 _RANK = {Grade.STRONG: 0, Grade.FAIR: 1, Grade.WEAK: 2}
 
 
-@dataclass(frozen=True, slots=True)
-class Signal:
+class Signal(Struct, frozen=True):
     """What one input says about the pool, how strongly, and its evidence."""
 
     verdict: Literal["short", "enough"]
@@ -41,8 +41,7 @@ class Signal:
     source: str
 
 
-@dataclass(frozen=True, slots=True)
-class PoolPressure:
+class PoolPressure(Struct, frozen=True):
     """The verdict of every input together: `grade` is the deciding input's, `contested` when an
     equally strong input disagrees."""
 

@@ -10,8 +10,9 @@ pool leaves room for every other buffer.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from advisor.derived.budget import POOL, POOL_STEP_BYTES, memory_budget
 from advisor.derived.cache import once_per_audit
@@ -86,8 +87,7 @@ def round_pool_bytes(ctx: AuditContext, target_bytes: int, *, up: bool = False) 
     return size
 
 
-@dataclass(frozen=True, slots=True)
-class PoolTarget:
+class PoolTarget(Struct, frozen=True):
     """The pool size we would run: a share of memory, capped by the memory budget and, unless the
     server is dedicated to a growing production dataset, by the data. `headroom` says what it leaves."""
 

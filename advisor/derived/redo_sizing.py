@@ -8,8 +8,9 @@ recommends, bounded by the buffer pool, is `advisor.derived.redo_target`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from advisor.derived.cache import once_per_audit
 from advisor.derived.evidence import graded_window
@@ -27,8 +28,7 @@ FILES = "innodb_log_files_in_group"
 BLOB_SHARE_OF_REDO = 0.10
 
 
-@dataclass(frozen=True, slots=True)
-class RedoLog:
+class RedoLog(Struct, frozen=True):
     """The redo capacity in effect and how to write a new one."""
 
     capacity_bytes: int

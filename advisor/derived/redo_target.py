@@ -28,8 +28,9 @@ The minimum and the BLOB need are never bounded (the BLOB limit is the server re
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from advisor.derived.cache import once_per_audit
 from advisor.derived.evidence import cap_change, window_grade
@@ -52,8 +53,7 @@ if TYPE_CHECKING:
 _DEFAULT_MAX_DIRTY_PCT = 90.0
 
 
-@dataclass(frozen=True, slots=True)
-class RedoBound:
+class RedoBound(Struct, frozen=True):
     """The most redo that can buy anything: what the pool may hold dirty, or the data there is."""
 
     size_bytes: int
@@ -61,8 +61,7 @@ class RedoBound:
     evidence: tuple[Evidence, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class RedoTarget:
+class RedoTarget(Struct, frozen=True):
     """The recommended total, the need that set it, and what bounded it (sentences for a rationale)."""
 
     total_bytes: int

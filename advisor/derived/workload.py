@@ -5,8 +5,9 @@ Shared by the group_commit and durability advisors.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from advisor.derived.cache import once_per_audit
 
@@ -27,8 +28,7 @@ WRITE_COUNTERS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class CommitRate:
+class CommitRate(Struct, frozen=True):
     """Commits per second and which counters (and window) the number came from."""
 
     per_second: float

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
 from typing import Literal
+
+from msgspec import Struct
+from msgspec.structs import fields
 
 from advisor.errors import InputError
 from advisor.units import parse_size
@@ -142,8 +144,7 @@ class HardwareProblems(ValueError):
         self.problems = problems
 
 
-@dataclass(frozen=True, slots=True)
-class HardwareSpec:
+class HardwareSpec(Struct, frozen=True):
     """What the server runs on; every field is optional, unknown fields are refused."""
 
     memory: int | None = None

@@ -18,8 +18,9 @@ foreign-key reports are never reported missing. Query texts are never kept. Tran
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import NamedTuple
+
+from msgspec import Struct
 
 from advisor.errors import InputError, InputWarning
 from advisor.inputs.innodb_sections import (
@@ -68,8 +69,7 @@ _BATCH_ESCAPE = re.compile(r"\\([0nt\\])")
 _BATCH_UNESCAPED = {"0": "\0", "n": "\n", "t": "\t", "\\": "\\"}
 
 
-@dataclass(frozen=True)
-class InnodbStatus:
+class InnodbStatus(Struct, frozen=True):
     """What one dump shows; a field the dump does not print is None (False/() for flags/tuples)."""
 
     file: str

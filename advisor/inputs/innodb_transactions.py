@@ -17,7 +17,8 @@ as decimal.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 _M = re.M | re.A
 _HEX_LETTER = re.compile(r"[A-Fa-f]")
@@ -54,8 +55,7 @@ _READ_VIEW_LIMIT = re.compile(
 _WAITING = "\n------- TRX HAS BEEN WAITING"
 
 
-@dataclass(frozen=True, slots=True)
-class InnodbTransaction:
+class InnodbTransaction(Struct, frozen=True):
     """One transaction from the TRANSACTIONS section (query texts are never kept).
 
     `id` is a normalized decimal string (see the module docstring for two-part and hex ids). For
@@ -80,8 +80,7 @@ class InnodbTransaction:
     read_view_low_limit: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class TransactionsSection:
+class TransactionsSection(Struct, frozen=True):
     """What the TRANSACTIONS section gave; None where it did not show the value."""
 
     trx_id_counter: int | None

@@ -42,8 +42,9 @@ on the set — includes that match no upload, and include cycles.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
 from typing import Final
+
+from msgspec import Struct
 
 from advisor.errors import InputError, InputWarning
 from advisor.inputs.optionedits import OptionFileEdits
@@ -64,8 +65,7 @@ __all__ = [
 _BOM: Final = "\ufeff"
 
 
-@dataclass(frozen=True, slots=True)
-class EffectiveOption:
+class EffectiveOption(Struct, frozen=True):
     """The winning entry for one name across the groups read, and the earlier ones it shadows."""
 
     entry: OptionEntry

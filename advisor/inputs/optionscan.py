@@ -8,9 +8,9 @@ names; group headers, directives and anything unusual go to helper functions.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, fields
 from typing import Final
+
+from msgspec import Struct
 
 from advisor.errors import InputError, InputWarning
 from advisor.inputs.optionnames import PREFIX_VALUES, name_cache, split_option_name
@@ -24,8 +24,7 @@ PLACEHOLDER_RE: Final = re.compile(r"@[A-Za-z_][A-Za-z0-9_]{2,}@")
 _NDB_GROUP_RE: Final = re.compile(r"(ndbd|ndb_mgmd|mysqld|api|tcp|shm|sci) default\Z", re.I)
 
 
-@dataclass(frozen=True, slots=True)
-class OptionEntry:
+class OptionEntry(Struct, frozen=True):
     """One option line as the server reads it.
 
     `name` is normalised (lower case, dashes → underscores, prefixes removed); `value` is the value
@@ -52,48 +51,11 @@ class OptionEntry:
         return f"maximum_{self.name}" if self.prefix == "maximum" else self.name
 
 
-def _entry_factory() -> Callable[..., OptionEntry]:
-    """A constructor for OptionEntry that fills the slots directly.
-
-    A frozen dataclass's `__init__` goes through `object.__setattr__` once per field, which is most of
-    the cost of reading an option line; setting the slot descriptors is about twice as fast and builds
-    the very same (equal, hashable, still frozen) object.
-    """
-    create = object.__new__
-    setters = [getattr(OptionEntry, field.name).__set__ for field in fields(OptionEntry)]
-    s_file, s_line, s_group, s_raw, s_name, s_value, s_prefix, s_loose, s_given = setters
-
-    def new_entry(
-        file: str,
-        line: int,
-        group: str,
-        raw_name: str,
-        name: str,
-        value: str | None,
-        prefix: str | None,
-        loose: bool,
-        given: str | None,
-    ) -> OptionEntry:
-        entry: OptionEntry = create(OptionEntry)
-        s_file(entry, file)
-        s_line(entry, line)
-        s_group(entry, group)
-        s_raw(entry, raw_name)
-        s_name(entry, name)
-        s_value(entry, value)
-        s_prefix(entry, prefix)
-        s_loose(entry, loose)
-        s_given(entry, given)
-        return entry
-
-    return new_entry
+#: A Struct's `__init__` is C code: no faster constructor is needed for the many option lines.
+new_entry: Final = OptionEntry
 
 
-new_entry: Final = _entry_factory()
-
-
-@dataclass(frozen=True, slots=True)
-class Include:
+class Include(Struct, frozen=True):
     """An `!include` (`directory=False`) or `!includedir` line."""
 
     file: str
@@ -102,8 +64,7 @@ class Include:
     directory: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Scan:
+class Scan(Struct, frozen=True):
     """What one pass over a file found."""
 
     entries: tuple[OptionEntry, ...]

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
+
+from msgspec import Struct
 
 from advisor.errors import InputWarning
 
@@ -12,8 +13,7 @@ from advisor.errors import InputWarning
 SchemaLayout = Literal["json", "query", "tables", "without_key", "empty"]
 
 
-@dataclass(frozen=True, slots=True)
-class TableFacts:
+class TableFacts(Struct, frozen=True):
     schema: str
     table: str
     engine: str | None
@@ -39,8 +39,7 @@ class TableFacts:
         return (self.data_length or 0) + (self.index_length or 0)
 
 
-@dataclass(frozen=True)
-class SchemaFacts:
+class SchemaFacts(Struct, frozen=True):
     file: str
     tables: tuple[TableFacts, ...]
     #: Which input layout the tables came from.

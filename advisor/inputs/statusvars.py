@@ -19,7 +19,8 @@ says how the mode is recognised).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from advisor.errors import InputError, InputWarning
 from advisor.inputs.status_relative import accumulate, looks_relative, to_int
@@ -36,8 +37,7 @@ from advisor.inputs.tabular_columns import read_columns, read_help
 from advisor.inputs.tabular_exports import read_json, read_plain_csv, read_quoted_csv
 
 
-@dataclass(frozen=True)
-class VariablesDump:
+class VariablesDump(Struct, frozen=True):
     """SHOW GLOBAL VARIABLES: lower-case name → value as printed."""
 
     file: str
@@ -48,8 +48,7 @@ class VariablesDump:
         return self.values.get(name.lower())
 
 
-@dataclass(frozen=True)
-class StatusSample:
+class StatusSample(Struct, frozen=True):
     """One SHOW GLOBAL STATUS snapshot: lower-case name → value as printed."""
 
     file: str
@@ -80,8 +79,7 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 86400:.1f} d"
 
 
-@dataclass(frozen=True)
-class StatusView:
+class StatusView(Struct, frozen=True):
     """What the advisors read: absolute values from the latest sample and per-second rates."""
 
     latest: StatusSample

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from enum import Enum
+
+from msgspec import Struct, field
 
 from advisor.errors import InputError, InputWarning
 
@@ -50,8 +51,7 @@ class Layout(Enum):
     CSV = "csv"
 
 
-@dataclass
-class RawSamples:
+class RawSamples(Struct):
     """Samples in file order (lower-case name → text), the layout seen and odd-but-ok findings."""
 
     layout: Layout

@@ -6,10 +6,12 @@ Importing the package costs nothing; the first `judge()` reads the JSON files (a
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from advisor.optioncheck.model import OptionFacts
 from advisor.optioncheck.versions import history
@@ -24,8 +26,7 @@ def canonical(name: str) -> str:
     return name.strip().lower().replace("-", "_")
 
 
-@dataclass(frozen=True)
-class FlavorData:
+class FlavorData(Struct, frozen=True, dict=True):
     """The names one flavor/version accepts, and what we know of each."""
 
     flavor: str
@@ -77,8 +78,7 @@ class FlavorData:
         return sorted(plugin for plugin in self._lists if plugin)
 
 
-@dataclass(frozen=True)
-class Foreign:
+class Foreign(Struct, frozen=True):
     """Names that belong elsewhere: the other flavor, plugins not loaded, Windows-only values."""
 
     mysql_only: frozenset[str]

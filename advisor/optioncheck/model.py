@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+
+from msgspec import Struct
 
 # Plugins whose loss stops a default server: InnoDB is the default (and default temporary) storage
 # engine, so "Unknown/unsupported storage engine: InnoDB" aborts startup unless both defaults name
@@ -32,8 +33,7 @@ class Outcome(StrEnum):
     REFUSES_TO_START = "refuses_to_start"
 
 
-@dataclass(frozen=True)
-class OptionFacts:
+class OptionFacts(Struct, frozen=True):
     """One option as the server's option parser (my_getopt) sees it."""
 
     name: str
@@ -55,8 +55,7 @@ class OptionFacts:
         return self.type in ("uint", "ulonglong")
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(Struct, frozen=True):
     """The server's reaction to `name = value`, in words a DBA can act on.
 
     `reason` is a stable machine tag (e.g. ``unknown_name``, ``bad_number``, ``unique_prefix``);

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from advisor.optioncheck.data import FlavorData, Foreign
 from advisor.optioncheck.model import OptionFacts
@@ -22,8 +23,7 @@ from advisor.optioncheck.model import OptionFacts
 SPECIAL_PREFIXES = ("loose", "skip", "disable", "enable", "maximum")
 
 
-@dataclass(frozen=True)
-class Resolution:
+class Resolution(Struct, frozen=True):
     """`facts` when one option is reached; `ambiguous` lists the candidates when several match."""
 
     facts: OptionFacts | None = None

@@ -10,7 +10,8 @@ sizes round down silently.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from advisor.optioncheck.model import OptionFacts
 
@@ -24,8 +25,7 @@ TYPE_CEILING = {"uint": (1 << 32) - 1, "int": (1 << 31) - 1}
 UNITS = ("", "K", "M", "G", "T", "P", "E")
 
 
-@dataclass(frozen=True)
-class Parsed:
+class Parsed(Struct, frozen=True):
     """A parsed number: `error` set when the server refuses it, else `value` and any adjustment."""
 
     value: int | float | None

@@ -10,7 +10,8 @@ Sets: comma-separated unique prefixes, or the bitmask as a number. Flagsets: `de
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from advisor.optioncheck.model import OptionFacts
 from advisor.optioncheck.numbers import parse_double, parse_integer, whole_size
@@ -23,8 +24,7 @@ PLACEHOLDER = re.compile(r"^\s*(<[^>]*>|\$\{?\w+\}?|%\w+%|\{\{.*\}\})\s*$")
 INTEGER_TYPES = frozenset({"int", "uint", "longlong", "ulonglong"})
 
 
-@dataclass(frozen=True)
-class ValueCheck:
+class ValueCheck(Struct, frozen=True):
     """`status`: ok, adjusted (clamped), rounded (block size), warn (kept default/OFF), error (the
     option parser refuses), or fatal (a later startup check refuses; `loose-` does not help)."""
 

@@ -20,10 +20,11 @@ but an option of other versions is never called refused there.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct, field
 
 DATA_FILE = Path(__file__).with_name("data") / "names.json"
 Version = tuple[int, ...]
@@ -37,8 +38,7 @@ def _key(text: str) -> Version:
     return tuple(int(part) for part in text.split("."))
 
 
-@dataclass(frozen=True)
-class Snapshot:
+class Snapshot(Struct, frozen=True):
     """One server version's option list and where it was read."""
 
     version: Version
@@ -47,8 +47,7 @@ class Snapshot:
     swallowed: frozenset[str] = frozenset()  # names it does not list but ignores with a warning
 
 
-@dataclass(frozen=True)
-class NameHistory:
+class NameHistory(Struct, frozen=True):
     """The option names of one flavor across its snapshots."""
 
     flavor: str

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from advisor.advisors.config_validity import lines, refusals, verdicts
 from advisor.derived.cache import once_per_audit
@@ -30,8 +32,7 @@ _REPEATABLE: Final = frozenset(
 )  # fmt: skip
 
 
-@dataclass
-class ClassifiedLines:
+class ClassifiedLines(Struct):
     """Every option line that needs a word, by kind."""
 
     refused: list[Proposal] = field(default_factory=list)

@@ -20,8 +20,9 @@ where it was (right after startup it reads 0) and the difference means nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from advisor.derived.cache import once_per_audit
 
@@ -35,8 +36,7 @@ MAX_TRX_ID = "Innodb_max_trx_id"
 _SANE_LAG = 1 << 32
 
 
-@dataclass(frozen=True, slots=True)
-class HistoryGrowth:
+class HistoryGrowth(Struct, frozen=True):
     """The history list at both snapshots and its growth per second over the window between them."""
 
     before: int
@@ -52,8 +52,7 @@ class HistoryGrowth:
         return self.after - self.before
 
 
-@dataclass(frozen=True, slots=True)
-class PurgeLag:
+class PurgeLag(Struct, frozen=True):
     """How far purge is behind, from one InnoDB status (and the id rate when two snapshots give it)."""
 
     trx_ids: int
@@ -118,8 +117,7 @@ def describe_lag(lag: PurgeLag) -> str:
     return f"{lag.trx_ids:,} transaction ids{seconds}"
 
 
-@dataclass(frozen=True, slots=True)
-class PurgeBehind:
+class PurgeBehind(Struct, frozen=True):
     """Evidence that purge is falling behind: the list, how fast it grows and how that was measured."""
 
     history: int

@@ -31,7 +31,7 @@ def test_two_cores_are_too_few_to_matter() -> None:
 
 def test_busy_many_core_server_on_glibc() -> None:
     """The same dumps on 32 CPUs with the concurrency threshold lowered to the real 11 running threads."""
-    from dataclasses import replace
+    from msgspec.structs import replace
 
     from advisor.thresholds import THRESHOLDS
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import subprocess
 import sys
@@ -141,7 +140,7 @@ def test_bom_is_tolerated() -> None:
 def test_spec_is_immutable_and_hashable() -> None:
     """The spec is frozen: it can sit in the immutable audit context."""
     spec = load_hardware('{"cpus": 2}', "hw.json")
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(AttributeError):
         spec.cpus = 4  # type: ignore[misc]
     assert hash(spec) == hash(load_hardware('{"cpus": 2}', "other.json"))
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import re
+from typing import cast
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from msgspec import Struct
 
 from advisor.errors import InputError
 from advisor.inputs.innodb_status import InnodbStatus, parse_innodb_status
@@ -72,8 +73,19 @@ def _parse(relative: str) -> InnodbStatus:
     return parse_innodb_status(_read(relative), relative)
 
 
+def _asdict(value: object) -> object:
+    """A Struct as nested dicts, containers kept as they are (what `dataclasses.asdict` did)."""
+    if isinstance(value, Struct):
+        return {name: _asdict(getattr(value, name)) for name in value.__struct_fields__}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_asdict(item) for item in value)
+    if isinstance(value, dict):
+        return {key: _asdict(item) for key, item in value.items()}
+    return value
+
+
 def _fields_without_file(status: InnodbStatus) -> dict[str, object]:
-    fields = dataclasses.asdict(status)
+    fields = cast(dict[str, object], _asdict(status))
     del fields["file"]
     fields["warnings"] = [warning.message for warning in status.warnings]
     return fields

@@ -11,8 +11,9 @@ import advisor.optioncheck
 
 PACKAGE = Path(advisor.optioncheck.__file__).parent
 TOOLS = {"generate_mariadb.py"}  # runs subprocesses by design; never imported by the judge
-#: computation only, no framework: edit distances in C for "did you mean …?" (names.closest).
-LIBRARIES = {"rapidfuzz"}
+#: computation only, no framework: edit distances in C for "did you mean …?" (names.closest), and
+#: msgspec's Struct for the immutable records.
+LIBRARIES = {"msgspec", "rapidfuzz"}
 
 
 def test_modules_import_only_the_stdlib_and_the_package() -> None:
