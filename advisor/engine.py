@@ -25,9 +25,7 @@ from advisor.effective import build_effective_config
 from advisor.errors import InputWarning, VersionUnknown
 from advisor.figures import audit_figures
 from advisor.findings import Finding
-from advisor.inputs.innodb_status import InnodbStatus, parse_innodb_status
 from advisor.inputs.optionfiles import OptionFileSet, groups_read
-from advisor.inputs.schema import SchemaFacts, parse_schema
 from advisor.inputs.statusvars import (
     StatusView,
     VariablesDump,
@@ -43,6 +41,8 @@ from advisor.version import ServerVersion, parse_version
 
 if TYPE_CHECKING:
     from advisor.inputs.hardware import HardwareSpec
+    from advisor.inputs.innodb_status import InnodbStatus
+    from advisor.inputs.schema import SchemaFacts
 
 
 class ParsedInputs(Struct, frozen=True):
@@ -91,6 +91,24 @@ def _hardware(inputs: AuditInputs) -> HardwareSpec | None:
     return with_flags(spec, flags)
 
 
+def _innodb_status(inputs: AuditInputs) -> InnodbStatus | None:
+    """The InnoDB status, its parser (some thirty patterns to compile) imported only when one is given."""
+    if not inputs.innodb_status:
+        return None
+    from advisor.inputs.innodb_status import parse_innodb_status
+
+    return parse_innodb_status(inputs.innodb_status, inputs.innodb_status_name)
+
+
+def _schema(inputs: AuditInputs) -> SchemaFacts | None:
+    """Schema facts, their readers imported only when some are given."""
+    if not inputs.schema:
+        return None
+    from advisor.inputs.schema import parse_schema
+
+    return parse_schema(inputs.schema, inputs.schema_name)
+
+
 def parse_inputs(inputs: AuditInputs, *, fallback_version: str | None = None) -> ParsedInputs:
     """Parse everything; the first bad input raises InputError naming its file and line."""
     warnings: list[InputWarning] = []
@@ -108,12 +126,10 @@ def parse_inputs(inputs: AuditInputs, *, fallback_version: str | None = None) ->
     status = build_status_view(samples) if samples else None
     if status is not None:
         warnings.extend(status.warnings)
-    innodb = (
-        parse_innodb_status(inputs.innodb_status, inputs.innodb_status_name) if inputs.innodb_status else None
-    )
+    innodb = _innodb_status(inputs)
     if innodb is not None:
         warnings.extend(innodb.warnings)
-    schema = parse_schema(inputs.schema, inputs.schema_name) if inputs.schema else None
+    schema = _schema(inputs)
     if schema is not None:
         warnings.extend(schema.warnings)
     return ParsedInputs(

@@ -3,7 +3,6 @@ status, and credential-like variables — checked on real dumps of the corpus.""
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import pytest
@@ -36,7 +35,7 @@ def _read(relative: str) -> str:
 def _facts(text: str) -> dict[str, Any]:
     """Everything the parser read, but the file name; warnings by message (line numbers move)."""
     status = parse_innodb_status(text, "innodb_status.txt")
-    facts = {field.name: getattr(status, field.name) for field in dataclasses.fields(status)}
+    facts = {name: getattr(status, name) for name in status.__struct_fields__}
     facts["warnings"] = [warning.message for warning in status.warnings]
     return facts
 
