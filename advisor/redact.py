@@ -28,6 +28,7 @@ import re
 from typing import Final
 
 from advisor.inputs.optionsyntax import WHITESPACE, cut_comment, option_spans, quote_of
+from advisor.patterns import lazy
 
 REDACTED: Final = "[REDACTED]"
 
@@ -53,23 +54,21 @@ _NOT_SECRETS: Final = frozenset(
 _USER_COLON_SECRET: Final = frozenset({"wsrep_sst_auth"})
 
 # `name = value` inside free text (comments): a quoted value, or a run up to a space, `,`, `;` or `#`.
-_COMMENT_ASSIGNMENT_RE: Final = re.compile(
+_COMMENT_ASSIGNMENT_RE: Final = lazy(
     r"(?P<name>[A-Za-z][A-Za-z0-9_.\-]*)[ \t]*=[ \t]*(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s,;#]+)"
 )
 # A word followed by a space or a colon and more text, on a line that is not `name = value`.
-_PROSE_NAME_RE: Final = re.compile(r"(?P<name>[A-Za-z\-][A-Za-z0-9_.\-]*)(?:[ \t]*:[ \t]*|[ \t]+)(?=\S)")
+_PROSE_NAME_RE: Final = lazy(r"(?P<name>[A-Za-z\-][A-Za-z0-9_.\-]*)(?:[ \t]*:[ \t]*|[ \t]+)(?=\S)")
 # A variables dump row: `| name | value |`, `name<TAB>value`, `name   value`, CSV or JSON pairs.
-_VARIABLE_ROW_RE: Final = re.compile(
+_VARIABLE_ROW_RE: Final = lazy(
     r"(?P<lead>[ \t|\"']*)(?P<name>[A-Za-z][A-Za-z0-9_.\-]*)"
     r"(?P<sep>[\"']?(?:[ \t]*\|[ \t]*|[ \t]*[,:=][ \t]*|[ \t]+)[\"']?)"
     r"(?P<value>.*?)(?P<tail>[\"']?[ \t]*[|,]?[ \t]*\r?)\Z"
 )
-_VERTICAL_NAME_RE: Final = re.compile(r"[ \t]*variable_name:[ \t]*(?P<name>\S+)[ \t]*\r?\Z", re.I)
-_VERTICAL_VALUE_RE: Final = re.compile(
-    r"(?P<lead>[ \t]*value:[ \t]*)(?P<value>.*?)(?P<tail>[ \t]*\r?)\Z", re.I
-)
+_VERTICAL_NAME_RE: Final = lazy(r"[ \t]*variable_name:[ \t]*(?P<name>\S+)[ \t]*\r?\Z", re.I)
+_VERTICAL_VALUE_RE: Final = lazy(r"(?P<lead>[ \t]*value:[ \t]*)(?P<value>.*?)(?P<tail>[ \t]*\r?)\Z", re.I)
 # Words one of which every secret name holds: lines without any are skipped without a closer look.
-_TRIGGER_RE: Final = re.compile(r"pass|pwd|secret|token|auth|filekey", re.I)
+_TRIGGER_RE: Final = lazy(r"pass|pwd|secret|token|auth|filekey", re.I)
 
 
 def normalise_option_name(raw: str) -> str:
@@ -115,7 +114,7 @@ def _redact_comment(text: str) -> str:
         start = match.start("value") - match.start()
         return match.group(0)[:start] + _redacted_value(name, value)
 
-    return _COMMENT_ASSIGNMENT_RE.sub(replace, text)
+    return _COMMENT_ASSIGNMENT_RE().sub(replace, text)
 
 
 def _redact_option_body(body: str) -> str:
@@ -124,7 +123,7 @@ def _redact_option_body(body: str) -> str:
     if spans.equals < 0:
         # `password hunter2` is not option syntax (the parser refuses the line and quotes it in its
         # error), but a secret all the same: hide what follows the first secret name.
-        for match in _PROSE_NAME_RE.finditer(body, spans.name_start, spans.name_end):
+        for match in _PROSE_NAME_RE().finditer(body, spans.name_start, spans.name_end):
             if is_secret_option(match.group("name")):
                 value = body[match.end() : spans.name_end]
                 return (
@@ -161,15 +160,15 @@ def redact_option_text(text: str) -> str:
     """
     if not text:
         return text
-    if _TRIGGER_RE.search(text) is None:
+    if _TRIGGER_RE().search(text) is None:
         return text  # the common case: nothing that could be a secret, nothing to scan
     return "\n".join(
-        _redact_option_line(line) if _TRIGGER_RE.search(line) else line for line in text.split("\n")
+        _redact_option_line(line) if _TRIGGER_RE().search(line) else line for line in text.split("\n")
     )
 
 
 def _redact_variable_row(line: str) -> str:
-    match = _VARIABLE_ROW_RE.match(line)
+    match = _VARIABLE_ROW_RE().match(line)
     if match is None or not is_secret_option(match.group("name")):
         return line
     value = match.group("value")
@@ -188,21 +187,21 @@ def redact_variables_text(text: str) -> str:
     """
     if not text:
         return text
-    if _TRIGGER_RE.search(text) is None:
+    if _TRIGGER_RE().search(text) is None:
         return text
     lines = text.split("\n")
     secret_name = ""  # `\G` output: the previous `Variable_name:` line named this secret
     for index, line in enumerate(lines):
-        vertical = _VERTICAL_NAME_RE.match(line)
+        vertical = _VERTICAL_NAME_RE().match(line)
         if vertical is not None:
             secret_name = vertical.group("name") if is_secret_option(vertical.group("name")) else ""
             continue
-        value = _VERTICAL_VALUE_RE.match(line) if secret_name else None
+        value = _VERTICAL_VALUE_RE().match(line) if secret_name else None
         if value is not None:
             replaced = _redacted_value(secret_name, value.group("value"))
             lines[index] = line[: value.start("value")] + replaced + line[value.end("value") :]
             secret_name = ""
-        elif _TRIGGER_RE.search(line):
+        elif _TRIGGER_RE().search(line):
             lines[index] = _redact_variable_row(line)
     return "\n".join(lines)
 

@@ -22,6 +22,7 @@ from typing import Literal
 from msgspec import Struct, field
 
 from advisor.errors import InputError
+from advisor.patterns import lazy
 
 Flavor = Literal["mysql", "mariadb", "percona"]
 FLAVORS: tuple[Flavor, ...] = ("mysql", "mariadb", "percona")
@@ -46,10 +47,10 @@ _NUMBERS_RE = re.compile(
     r"^(?P<major>\d{1,3})\.(?P<minor>\d{1,3})(?:\.(?P<patch>\d{1,4}))?(?P<rest>.*)$", re.S
 )
 # Percona's release suffix: `-24`, `-91.0`, `-27-log`, `-48-debug`.
-_PERCONA_SUFFIX_RE = re.compile(r"^-\d{1,3}(?:\.\d{1,3})?(?:-(?:log|debug|valgrind|asan))*$", re.I)
+_PERCONA_SUFFIX_RE = lazy(r"^-\d{1,3}(?:\.\d{1,3})?(?:-(?:log|debug|valgrind|asan))*$", re.I)
 _MARIADB_COMPAT_PREFIX = "5.5.5-"
 # Percona Server 5.1/5.5 wrote its release as `5.1.61rel13.2` or `5.5.20-rel24.1`.
-_OLD_PERCONA_REL_RE = re.compile(r"^-?rel\d+(?:\.\d+)*(?:-(?:log|debug))*$", re.I)
+_OLD_PERCONA_REL_RE = lazy(r"^-?rel\d+(?:\.\d+)*(?:-(?:log|debug))*$", re.I)
 
 
 @total_ordering
@@ -196,7 +197,7 @@ def parse_version(version: str, version_comment: str | None = None) -> ServerVer
         raise InputError(f"not a server version: {raw!r} (expected something like 8.0.36 or 10.11.6-MariaDB)")
     major, minor = int(match.group("major")), int(match.group("minor"))
     patch_text, rest = match.group("patch"), match.group("rest")
-    if rest and not re.match(r"^[-+~_ ]", rest) and not _OLD_PERCONA_REL_RE.match(rest):
+    if rest and not re.match(r"^[-+~_ ]", rest) and not _OLD_PERCONA_REL_RE().match(rest):
         raise InputError(f"not a server version: {raw!r}")
     if major < 3 or major > 99:
         raise InputError(f"implausible server version {raw!r}: major version {major}")
@@ -208,7 +209,7 @@ def parse_version(version: str, version_comment: str | None = None) -> ServerVer
         detected = "percona"
     elif comment_flavor is not None:
         detected = comment_flavor
-    elif patch_text is not None and (_PERCONA_SUFFIX_RE.match(rest) or _OLD_PERCONA_REL_RE.match(rest)):
+    elif patch_text is not None and (_PERCONA_SUFFIX_RE().match(rest) or _OLD_PERCONA_REL_RE().match(rest)):
         detected = "percona"
     else:
         detected = None

@@ -4,11 +4,11 @@ it directly (see cli.audit_options); click's command calls the same function."""
 from __future__ import annotations
 
 import json
-import re
 import sys
 from typing import TYPE_CHECKING, TextIO
 
 from advisor.model import Profile, Role
+from advisor.patterns import lazy
 from advisor.unidiff import relative_path
 
 if TYPE_CHECKING:
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_CRITICAL, EXIT_BAD_INPUT = 0, 1, 2
 
 #: the terminal escapes click.echo strips from text written to something that is not a terminal
-_ANSI = re.compile(r"\033\[[0-?]*[ -/]*[@-~]")
+_ANSI = lazy(r"\033\[[0-?]*[ -/]*[@-~]")
 
 
 class UsageProblem(Exception):
@@ -32,7 +32,7 @@ def echo(message: str, *, err: bool = False, nl: bool = True) -> None:
         stream.flush()
         return
     if "\033" in text and not stream.isatty():
-        text = _ANSI.sub("", text)
+        text = _ANSI().sub("", text)
     stream.write(text)
     stream.flush()
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Final
 
 from advisor.findings import Evidence, Severity
 from advisor.model import Role
+from advisor.patterns import lazy
 from advisor.references import MARIADB_INNODB_VARIABLES, MYSQL_REPLICA_OPTIONS, MYSQL_SERVER_VARIABLES
 from advisor.rules import Proposal, Versions, rule
 from advisor.units import format_size
@@ -30,7 +31,7 @@ REQUIRE_PK = f"{MYSQL_SERVER_VARIABLES}#sysvar_sql_require_primary_key"
 FORCE_PK = f"{MARIADB_INNODB_VARIABLES}#innodb_force_primary_key"
 
 # A single-column key of 36 characters (text UUID), 32 (UUID without dashes) or 16 bytes (binary UUID).
-_UUID_LIKE: Final = re.compile(r"\s*(?:(?:var)?char\s*\(\s*3[26]\s*\)|(?:var)?binary\s*\(\s*16\s*\))", re.I)
+_UUID_LIKE: Final = lazy(r"\s*(?:(?:var)?char\s*\(\s*3[26]\s*\)|(?:var)?binary\s*\(\s*16\s*\))", re.I)
 _SCHEMA_SOURCE = "schema facts"
 
 
@@ -130,7 +131,7 @@ def random_key(ctx: AuditContext) -> Iterator[Proposal]:
         for t in ctx.schema.tables
         if t.is_innodb
         and t.primary_key_type
-        and _UUID_LIKE.fullmatch(t.primary_key_type)
+        and _UUID_LIKE().fullmatch(t.primary_key_type)
         and (t.rows or 0) >= floor
     ]
     if not found:

@@ -9,17 +9,17 @@ silently skipped by the server; here it is a warning, since its settings are the
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Final
 
 from advisor.errors import InputWarning
+from advisor.patterns import lazy
 
 if TYPE_CHECKING:
     from advisor.inputs.optionfiles import OptionFile
     from advisor.inputs.optionscan import Include, OptionEntry
 
-_DRIVE_RE: Final = re.compile(r"[A-Za-z]:/")
+_DRIVE_RE: Final = lazy(r"[A-Za-z]:/")
 
 
 def _normpath(path: str) -> str:
@@ -27,7 +27,7 @@ def _normpath(path: str) -> str:
 
 
 def _is_absolute(path: str) -> bool:
-    return path.startswith(("/", "~")) or _DRIVE_RE.match(path) is not None
+    return path.startswith(("/", "~")) or _DRIVE_RE().match(path) is not None
 
 
 class _Resolver:
@@ -57,7 +57,9 @@ class _Resolver:
 
     def directory(self, target: str, including: str) -> list[str]:
         wanted = self._wanted(target, including)
-        windows = "\\" in target or _DRIVE_RE.match(wanted) is not None or including.lower().endswith(".ini")
+        windows = (
+            "\\" in target or _DRIVE_RE().match(wanted) is not None or including.lower().endswith(".ini")
+        )
         suffixes = (".cnf", ".ini") if windows else (".cnf",)
         exact: list[tuple[str, str]] = []
         tails: list[tuple[str, str]] = []

@@ -15,13 +15,14 @@ from msgspec import Struct
 from advisor.errors import InputError, InputWarning
 from advisor.inputs.optionnames import PREFIX_VALUES, name_cache, split_option_name
 from advisor.inputs.optionsyntax import WHITESPACE, cut_comment, decode_value, quote_of
+from advisor.patterns import lazy
 
-_BINARY_RE: Final = re.compile(r"[\x00-\x08\x0e-\x1f\x7f\ufffd\ud800-\udfff]")
+_BINARY_RE: Final = lazy(r"[\x00-\x08\x0e-\x1f\x7f\ufffd\ud800-\udfff]")
 # Template markup (Jinja2, ERB/EPP, shell/Compose) and CMake/autoconf build placeholders.
-TEMPLATE_RE: Final = re.compile(r"\{\{|\{%|\{#|<%|%>|\$\{[A-Za-z_]")
-PLACEHOLDER_RE: Final = re.compile(r"@[A-Za-z_][A-Za-z0-9_]{2,}@")
+TEMPLATE_RE: Final = lazy(r"\{\{|\{%|\{#|<%|%>|\$\{[A-Za-z_]")
+PLACEHOLDER_RE: Final = lazy(r"@[A-Za-z_][A-Za-z0-9_]{2,}@")
 # NDB Cluster config.ini default sections (MySQL Cluster manual, "NDB Cluster Configuration Files").
-_NDB_GROUP_RE: Final = re.compile(r"(ndbd|ndb_mgmd|mysqld|api|tcp|shm|sci) default\Z", re.I)
+_NDB_GROUP_RE: Final = lazy(r"(ndbd|ndb_mgmd|mysqld|api|tcp|shm|sci) default\Z", re.I)
 
 
 class OptionEntry(Struct, frozen=True):
@@ -85,7 +86,7 @@ _CONTROL: Final = frozenset(range(0x20)) - frozenset(b"\t\n\r\v\f") | {0x7F}
 
 
 def _binary_error(text: str, path: str) -> InputError:
-    found = _BINARY_RE.search(text)
+    found = _BINARY_RE().search(text)
     return InputError(
         "binary or undecodable content (control byte or invalid UTF-8): not a text option file "
         "(an encrypted .mylogin.cnf cannot be read)",
@@ -106,17 +107,17 @@ def check_text(text: str, path: str) -> bool:
     if not _CONTROL.isdisjoint(unusual) or (not text.isascii() and "\ufffd" in text):
         raise _binary_error(text, path)
     braces = b"{" in unusual or (b"<" in unusual and b"%" in unusual)
-    if braces and TEMPLATE_RE.search(text) is not None:
+    if braces and TEMPLATE_RE().search(text) is not None:
         return True
-    return b"@" in unusual and PLACEHOLDER_RE.search(text) is not None
+    return b"@" in unusual and PLACEHOLDER_RE().search(text) is not None
 
 
 def _template_error(stripped: str, path: str, number: int) -> InputError | None:
     body = cut_comment(stripped)  # markup inside an inline comment is only a comment
-    found = TEMPLATE_RE.search(body)
+    found = TEMPLATE_RE().search(body)
     if found is None:
         value = body.partition("=")[2].strip(WHITESPACE)
-        found = None if quote_of(value) else PLACEHOLDER_RE.search(body)
+        found = None if quote_of(value) else PLACEHOLDER_RE().search(body)
     if found is None:
         return None
     return InputError(
@@ -151,7 +152,7 @@ class _State:
             self.warn(f"group header without a closing ']' is not read: {stripped[:60]!r}", number)
             return None
         group = stripped[1:end].rstrip(WHITESPACE).lower()
-        if self.strict and _NDB_GROUP_RE.match(group):
+        if self.strict and _NDB_GROUP_RE().match(group):
             raise InputError(
                 f"[{group}] is an NDB Cluster section: this is a cluster config.ini, not a server option file",
                 file=self.path,

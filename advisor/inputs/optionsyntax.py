@@ -14,9 +14,11 @@ from __future__ import annotations
 import re
 from typing import Final, NamedTuple
 
+from advisor.patterns import lazy
+
 WHITESPACE: Final = " \t\n\r\v\f"
 _ESCAPES: Final = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "s": " ", '"': '"', "'": "'", "\\": "\\"}
-_ESCAPE_RE: Final = re.compile(r"\\(.)", re.S)
+_ESCAPE_RE: Final = lazy(r"\\(.)", re.S)
 # Characters that force a written value into quotes.
 _NEEDS_QUOTES_RE: Final = re.compile(r"[#'\"\\\n\r\t\b]")
 
@@ -51,7 +53,7 @@ def decode_value(text: str) -> str:
     if len(text) > 1 and (text[0] == '"' or text[0] == "'") and text[-1] == text[0]:
         text = text[1:-1]
     if "\\" in text:
-        text = _ESCAPE_RE.sub(_unescape, text)
+        text = _ESCAPE_RE().sub(_unescape, text)
     return text
 
 

@@ -13,14 +13,14 @@ the next `"NAME",` or the end of the text), or plain `name,value` lines.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from advisor.errors import InputError
 from advisor.inputs.tabular import HEADER_NAMES, Collector, skip_or_fail
+from advisor.patterns import lazy
 
-_CSV_OPENING_RE = re.compile(r'"([^"\n]*)"[ \t]*,[ \t]*"')
-_WHITESPACE_RE = re.compile(r"\s*")
+_CSV_OPENING_RE = lazy(r'"([^"\n]*)"[ \t]*,[ \t]*"')
+_WHITESPACE_RE = lazy(r"\s*")
 _ROW_NAME_KEYS = frozenset({"variable_name", "name"})
 _ROW_VALUE_KEYS = frozenset({"value", "variable_value"})
 _SCALARS = (str, int, float, bool, type(None))
@@ -41,7 +41,7 @@ def read_quoted_csv(text: str, out: Collector) -> None:
 
     Each `"NAME","` opens a pair; its value runs to the last quote before the next opening.
     """
-    openings = list(_CSV_OPENING_RE.finditer(text))
+    openings = list(_CSV_OPENING_RE().finditer(text))
     if not openings or text[: openings[0].start()].strip():
         raise InputError('expected a `"name","value"` pair here', file=out.file, line=1)
     values = out.current
@@ -86,12 +86,12 @@ def _documents(text: str, file: str) -> list[Any]:
 
     decoder = json.JSONDecoder()
     documents: list[Any] = []
-    position = _WHITESPACE_RE.match(text, 0).end()  # type: ignore[union-attr]
+    position = _WHITESPACE_RE().match(text, 0).end()  # type: ignore[union-attr]
     try:
         while position < len(text):
             document, position = decoder.raw_decode(text, position)
             documents.append(document)
-            position = _WHITESPACE_RE.match(text, position).end()  # type: ignore[union-attr]
+            position = _WHITESPACE_RE().match(text, position).end()  # type: ignore[union-attr]
     except json.JSONDecodeError as error:
         raise InputError(f"not valid JSON: {error.msg}", file=file, line=error.lineno) from None
     except (ValueError, RecursionError) as error:  # digits beyond int limits, nesting too deep

@@ -8,8 +8,9 @@ dictionary lookup.
 
 from __future__ import annotations
 
-import re
 from typing import Final, Literal
+
+from advisor.patterns import lazy
 
 GroupRole = Literal["server", "other_version", "mysqld_safe", "client", "unknown"]
 
@@ -37,7 +38,7 @@ _CLIENT_GROUPS: Final = frozenset(
 _TOOL_GROUPS: Final = frozenset(
     {"embedded", "xtrabackup", "mariabackup", "mariadb-backup", "sst", "mysqld_multi", "galera", "env"}
 )
-_VERSION_GROUP_RE: Final = re.compile(r"(?:mysqld|mariadb|mariadbd)-\d+\.\d+\Z")
+_VERSION_GROUP_RE: Final = lazy(r"(?:mysqld|mariadb|mariadbd)-\d+\.\d+\Z")
 # `[mysqld3307]`, `[mysqld_replica]`: mysqld_multi instances and --defaults-group-suffix groups, which a
 # server started that way does read. MySQL never reads the MariaDB names.
 _SERVER_PREFIXES: Final = ("mysqld", "server")
@@ -49,7 +50,7 @@ def group_role(group: str, groups_read: frozenset[str], mariadb: bool) -> GroupR
     we know of (`unknown`); None when it may well be read by a server started differently."""
     if group in groups_read:
         return "server"
-    if _VERSION_GROUP_RE.match(group):
+    if _VERSION_GROUP_RE().match(group):
         return "other_version"
     if not group or "." in group or group in _TOOL_GROUPS:  # mysql-test `[mysqld.1]`, backup tools
         return None

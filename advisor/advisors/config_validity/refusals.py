@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final
 
 from advisor.advisors.config_validity.lines import line_evidence
 from advisor.findings import Evidence, Severity
+from advisor.patterns import lazy
 from advisor.rules import Proposal
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ _SAME_VALUE_SUCCESSOR: Final = frozenset(
     }
 )  # fmt: skip
 _SECONDS_PER_DAY: Final = 86_400
-_DECIMAL: Final = re.compile(r"[0-9]{1,6}(?:\.[0-9]{1,6})?")
+_DECIMAL: Final = lazy(r"[0-9]{1,6}(?:\.[0-9]{1,6})?")
 
 
 def _why_refused(ctx: AuditContext, name: str, facts: VariableFacts) -> str:
@@ -60,7 +60,7 @@ def _replacement(
     if value is None:
         return None
     if name == "expire_logs_days":
-        days = float(value) if _DECIMAL.fullmatch(value) else None
+        days = float(value) if _DECIMAL().fullmatch(value) else None
         return (target, str(round(days * _SECONDS_PER_DAY))) if days is not None else None
     return (target, value) if name in _SAME_VALUE_SUCCESSOR else None
 

@@ -12,6 +12,7 @@ import re
 from typing import TYPE_CHECKING, Final
 
 from advisor.findings import Severity
+from advisor.patterns import lazy
 
 if TYPE_CHECKING:
     from advisor.catalog import VariableFacts
@@ -36,7 +37,7 @@ _EXTRA_ENUM_VALUES: Final = {
     "thread_handling": ("pool-of-threads",),
 }
 # strtoll's view of a number: optional sign, digits (none reads as 0), then the suffix character decides.
-_NUMBER_RE: Final = re.compile(r"([-+]?)([0-9]*)(?:\.([0-9]*))?(.*)\Z", re.S)
+_NUMBER_RE: Final = lazy(r"([-+]?)([0-9]*)(?:\.([0-9]*))?(.*)\Z", re.S)
 _SUFFIX_POWER: Final = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4, "p": 5, "e": 6}
 _LIMIT: Final = 2**64
 
@@ -72,7 +73,7 @@ def _check_bool(version: ServerVersion, text: str) -> Problem | None:
 
 
 def _check_number(version: ServerVersion, text: str, name: str, facts: VariableFacts) -> Problem | None:
-    match = _NUMBER_RE.match(text)
+    match = _NUMBER_RE().match(text)
     if match is None:  # every text matches the pattern; this only satisfies the type checker
         return None
     sign, digits, fraction, rest = match.groups()

@@ -17,7 +17,7 @@ VALUE_CHARS = st.characters(
     blacklist_categories=("Cs", "Cc"), blacklist_characters="\ufffd\ufeff"
 ) | st.sampled_from(list("\t\b\n\r\x0b\x0c #;'\"\\=[]!"))
 VALUES = st.text(VALUE_CHARS, max_size=30).filter(
-    lambda value: TEMPLATE_RE.search(value) is None and PLACEHOLDER_RE.search(value) is None
+    lambda value: TEMPLATE_RE().search(value) is None and PLACEHOLDER_RE().search(value) is None
 )
 NAMES = st.from_regex(r"[A-Za-z][A-Za-z0-9_-]{0,24}", fullmatch=True)
 GROUPS = st.sampled_from(
