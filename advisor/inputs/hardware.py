@@ -3,8 +3,8 @@
 CONTRACT (fixed; add fields, rename nothing). Sizes accept `64G`-style strings and byte counts.
 Errors: `advisor.errors.InputError` naming the file and, for JSON, the line.
 
-A plain frozen dataclass checked field by field here: building a pydantic model cost the CLI about
-120 ms of start-up. The API's request model (api/schemas/servers.py) calls these same checks.
+A plain frozen record (a msgspec Struct) checked field by field here: building a pydantic model cost
+the CLI about 120 ms of start-up. The API's request model (api/schemas/servers.py) calls these same checks.
 """
 
 from __future__ import annotations
