@@ -73,7 +73,8 @@ def _claim(session: Session, audit_ids: list[str], max_attempts: int, report: Ba
         .with_for_update(of=Audit, skip_locked=True)
     ).all()
     now = utcnow()
-    claimed, running, gave_up = [], [], []
+    claimed: list[_Claimed] = []
+    gave_up: list[dict[str, Any]] = []
     for row in rows:
         if row.status in FINISHED_STATUSES:
             continue
@@ -83,20 +84,22 @@ def _claim(session: Session, audit_ids: list[str], max_attempts: int, report: Ba
             if row.callback_url:
                 enqueue(SEND_CALLBACK, row.id)
             continue
-        running.append(
-            {
-                "id": row.id,
-                "status": AuditStatus.RUNNING,
-                "attempts": row.attempts + 1,
-                "started_at": now,
-                "finished_at": None,
-                "updated_at": now,
-            }
-        )
         claimed.append(_Claimed(row.id, row.parameters, row.callback_url, row.inputs, row.content_hash))
-    for values in (running, gave_up):
-        if values:
-            session.execute(update(Audit), values)
+    if claimed:  # one statement for the batch (the rows are locked: attempts + 1 is exact)
+        session.execute(
+            update(Audit)
+            .where(Audit.id.in_([audit.id for audit in claimed]))
+            .values(
+                status=AuditStatus.RUNNING,
+                attempts=Audit.attempts + 1,
+                started_at=now,
+                finished_at=None,
+                updated_at=now,
+            )
+            .execution_options(synchronize_session=False)
+        )
+    if gave_up:
+        session.execute(update(Audit), gave_up)
     report.failed += len(gave_up)
     report.skipped += len(audit_ids) - len(claimed) - len(gave_up)
     return claimed

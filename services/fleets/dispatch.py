@@ -117,7 +117,7 @@ def dispatch_chunk(
 ) -> None:
     """Claim up to `chunk_size` waiting servers; queue an audit of each one's latest snapshot in one
     batched insert, or count it skipped; clear their marks; send the audits in batches of
-    `audits_per_task`. Six queries whatever the chunk size."""
+    `audits_per_task`. Six queries whatever the chunk size (five for a forced run)."""
     servers = server_repository.claim_pending_servers(session, chunk_size)
     report.claimed = len(servers)
     report.more = len(servers) == chunk_size
@@ -129,12 +129,17 @@ def dispatch_chunk(
         row[0]: _Snapshot(row[1], row[2], row[3], bool(row[4]))
         for row in snapshot_repository.latest_snapshots_for(session, ids)
     }
-    last_audits = {
-        row[0]: _LastAudit(row[1], row[2], row[3])
-        for row in audit_repository.last_succeeded_for(session, ids)
-    }
+    forced = fleet_repository.forced_runs(session, run_ids)
+    # A forced run audits every server whatever its last audit: only other runs need to know it.
+    last_audits = (
+        {
+            row[0]: _LastAudit(row[1], row[2], row[3])
+            for row in audit_repository.last_succeeded_for(session, ids)
+        }
+        if not all(forced.get(run_id) for run_id in run_ids)
+        else {}
+    )
     in_flight = audit_repository.servers_in_flight(session, ids)
-    forced = fleet_repository.forced_runs(session, sorted({s.pending_fleet_run_id for s in servers}))
     rows: list[dict[str, Any]] = []
     skips: Counter[tuple[str, str]] = Counter()
     for server in servers:

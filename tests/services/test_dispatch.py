@@ -8,7 +8,7 @@ import time
 from collections import Counter
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from services.fleets import get_fleet, get_run_progress, start_reaudit
 from services.fleets.dispatch import dispatch_due
@@ -186,3 +186,41 @@ def test_servers_without_a_snapshot_are_counted_not_audited(fleet_organization: 
             2,
             True,
         )
+
+
+def test_a_forced_reaudit_refers_to_the_stored_snapshot_instead_of_copying_it(
+    fleet_organization: OrganizationHandle,
+) -> None:
+    """Two forced runs over an unchanged fleet add an audit per server each time and no snapshot: every
+    server keeps its one snapshot row, and both of its audits name that row (a re-audit is a reference)."""
+    from services.audits.batch import run_audit_batch
+    from store.models import Snapshot
+
+    fleet = make_fleet(fleet_organization, 3)
+    audit_ids: list[str] = []
+    for _ in range(2):
+        with unit_of_work() as session:
+            start_reaudit(session, fleet_organization.id, fleet.id, force=True)
+        dispatched = _dispatch_until_idle()
+        assert len(dispatched) == 3
+        assert run_audit_batch(*dispatched).succeeded == 3  # the fleet worker's task body
+        audit_ids += dispatched
+    with unit_of_work() as session:
+        snapshots = dict(
+            session.execute(
+                select(Snapshot.server_id, func.count())
+                .where(Snapshot.server_id.in_(fleet.server_ids))
+                .group_by(Snapshot.server_id)
+            ).all()
+        )
+        referenced = session.execute(
+            select(Audit.server_id, Audit.snapshot_id).where(Audit.id.in_(audit_ids))
+        ).all()
+        snapshot_of = dict(
+            session.execute(
+                select(Snapshot.server_id, Snapshot.id).where(Snapshot.server_id.in_(fleet.server_ids))
+            ).all()
+        )
+    assert snapshots == dict.fromkeys(fleet.server_ids, 1)
+    assert len(referenced) == 6
+    assert all(snapshot_id == snapshot_of[server_id] for server_id, snapshot_id in referenced)
