@@ -58,3 +58,34 @@ def test_models_match_the_migrations(migrated_postgres_url: str) -> None:
     finally:
         engine.dispose()
     assert diff == []
+
+
+def _audit_indexes(url: str) -> dict[str, str]:
+    """name → definition of the audits table's indexes, as PostgreSQL prints them."""
+    from sqlalchemy import text
+
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(
+                text("SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'audits'")
+            ).all()
+    finally:
+        engine.dispose()
+    return {name: definition for name, definition in rows}
+
+
+def test_0010_indexes_only_unfinished_audits_for_the_sweeper_and_goes_back(scratch_database: str) -> None:
+    """0010 replaces the index over every status with one over queued and running audits; its
+    downgrade puts the old index back."""
+    upgrade(scratch_database)
+    indexes = _audit_indexes(scratch_database)
+    assert "ix_audits_status_updated" not in indexes
+    partial = indexes["ix_audits_unfinished_updated"]
+    assert "(status, updated_at)" in partial and "WHERE" in partial and "'running'" in partial
+    downgrade(scratch_database, "0009_server_role_source")
+    indexes = _audit_indexes(scratch_database)
+    assert "ix_audits_unfinished_updated" not in indexes
+    assert "WHERE" not in indexes["ix_audits_status_updated"]
+    upgrade(scratch_database)
+    assert "ix_audits_unfinished_updated" in _audit_indexes(scratch_database)
