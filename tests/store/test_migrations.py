@@ -89,3 +89,60 @@ def test_0010_indexes_only_unfinished_audits_for_the_sweeper_and_goes_back(scrat
     assert "WHERE" not in indexes["ix_audits_status_updated"]
     upgrade(scratch_database)
     assert "ix_audits_unfinished_updated" in _audit_indexes(scratch_database)
+
+
+def _inputs_type(url: str) -> str:
+    from sqlalchemy import text
+
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            return str(
+                connection.execute(
+                    text(
+                        "SELECT data_type FROM information_schema.columns"
+                        " WHERE table_name = 'snapshots' AND column_name = 'inputs'"
+                    )
+                ).scalar_one()
+            )
+    finally:
+        engine.dispose()
+
+
+def test_0011_keeps_snapshot_inputs_as_json_with_their_content_and_goes_back(scratch_database: str) -> None:
+    """0011 turns snapshots.inputs from jsonb into json and back, keeping a stored snapshot's inputs."""
+    from sqlalchemy import text
+
+    upgrade(scratch_database, "0010_audits_unfinished_index")
+    inputs = '{"mycnf": {"/etc/my.cnf": "[mysqld]\\n\\tx = 1\\n"}, "status": ["a\\tb"], "variables": null}'
+    engine = create_engine(scratch_database)
+    try:
+        with engine.begin() as connection:
+            connection.execute(
+                text("INSERT INTO organizations (id, name, created_at) VALUES ('o', 'o', now())")
+            )
+            connection.execute(
+                text(
+                    "INSERT INTO snapshots (id, organization_id, inputs, content_hash, warnings, created_at)"
+                    " VALUES ('s', 'o', CAST(:inputs AS jsonb), 'h', '[]', now())"
+                ),
+                {"inputs": inputs},
+            )
+        assert _inputs_type(scratch_database) == "jsonb"
+        upgrade(scratch_database)
+        assert _inputs_type(scratch_database) == "json"
+        with engine.connect() as connection:
+            stored = connection.execute(text("SELECT inputs FROM snapshots WHERE id = 's'")).scalar_one()
+        assert stored == {
+            "mycnf": {"/etc/my.cnf": "[mysqld]\n\tx = 1\n"},
+            "status": ["a\tb"],
+            "variables": None,
+        }
+        downgrade(scratch_database, "0010_audits_unfinished_index")
+        assert _inputs_type(scratch_database) == "jsonb"
+        with engine.connect() as connection:
+            assert (
+                connection.execute(text("SELECT inputs FROM snapshots WHERE id = 's'")).scalar_one() == stored
+            )
+    finally:
+        engine.dispose()
