@@ -66,8 +66,8 @@ def test_bad_stored_input_fails_with_file_and_line(organization: OrganizationHan
     with unit_of_work() as session:
         session.execute(
             text(
-                "UPDATE snapshots SET inputs = jsonb_set(inputs, '{mycnf}', '{\"my.cnf\": \"x = 1\\n\"}') "
-                "WHERE id = :id"
+                "UPDATE snapshots SET inputs = "
+                "jsonb_set(inputs::jsonb, '{mycnf}', '{\"my.cnf\": \"x = 1\\n\"}')::json WHERE id = :id"
             ),
             {"id": queued.snapshot_id},
         )
