@@ -258,6 +258,16 @@ def _audits_bytes() -> int:
         return int(session.execute(text("SELECT pg_total_relation_size('audits')")).scalar_one())
 
 
+def _database_bytes() -> int:
+    """The scratch database on disk (tables, TOAST, indexes): what a run of this size needs."""
+    from sqlalchemy import text
+
+    from store.db import unit_of_work
+
+    with unit_of_work() as session:
+        return int(session.execute(text("SELECT pg_database_size(current_database())")).scalar_one())
+
+
 def _where_time_goes(logs: Path, offsets: dict[Path, int], seconds: float, options: Any) -> dict[str, Any]:
     """Worker seconds per phase, summed over the batches the workers logged during this run."""
     phases = dict.fromkeys(("claim", "parse", "rules", "store"), 0.0)
@@ -367,6 +377,7 @@ def main() -> None:
             rounds.append(outcome)
         outcome = rounds[0]
         outcome.update(_read_timings(org_id, fleet_id, outcome["run_id"]))
+        outcome["database_bytes"] = _database_bytes()  # dropped below, with the workers stopped
         if len(rounds) > 1:
             outcome["unchanged_reaudit"] = {
                 key: rounds[1][key] for key in ("seconds", "bytes_per_audit", "where_time_goes")
