@@ -9,9 +9,10 @@ re-audit of an unchanged server then adds a row of ids and hashes, not another c
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Mapping
 from typing import Any
+
+import msgspec
 
 from advisor.audit import ADVISOR_VERSION, AuditResult
 from services.audit_facts import audit_facts
@@ -20,10 +21,11 @@ from store.repositories.audits import PreviousAudit
 
 
 def result_hash(result: Mapping[str, Any]) -> str:
-    """SHA-256 of the results an audit stores, in a canonical JSON form."""
+    """SHA-256 of the results an audit stores, in a canonical JSON form: keys sorted, no spaces, UTF-8
+    (msgspec writes for JSON values the bytes `json.dumps(sort_keys=True, separators=(",", ":"),
+    ensure_ascii=False)` did, several times faster)."""
     stored = {name: result.get(name) for name in RESULT_ATTRIBUTES}
-    text = json.dumps(stored, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
-    return hashlib.sha256(text.encode("utf-8", errors="surrogatepass")).hexdigest()
+    return hashlib.sha256(msgspec.json.encode(stored, order="sorted", enc_hook=str)).hexdigest()
 
 
 def succeeded_values(

@@ -153,3 +153,26 @@ def test_drift_and_history_answer_the_same_after_pruning(organization: Organizat
         assert all(audit.findings for audit in history_after)  # references still read their copy
         left = session.scalars(select(Audit.id).where(Audit.server_id == server_id)).all()
     assert sorted(left) == sorted([latest, changed, first.audit_id])
+
+
+def test_the_result_hash_is_the_one_json_dumps_gave_so_stored_hashes_still_match() -> None:
+    """The result hash (msgspec) is SHA-256 of the canonical JSON json.dumps wrote before: an unchanged
+    re-audit still refers to an audit stored before the change, escapes and non-ASCII text included."""
+    import hashlib
+    import json
+
+    from advisor.audit import AuditInputs, run_audit
+    from services.audits.results import result_hash
+    from store.models import RESULT_ATTRIBUTES
+
+    upload = small_upload('[mysqld]\n# été \u2028 "quoted" \\ back\ninnodb_bufer_pool_size = 128M\n')
+    result = run_audit(AuditInputs(mycnf=upload.mycnf, variables=upload.variables)).to_dict()
+    assert result["findings"] and "été" in result["mycnf"]
+    canonical = json.dumps(
+        {name: result.get(name) for name in RESULT_ATTRIBUTES},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+        default=str,
+    )
+    assert result_hash(result) == hashlib.sha256(canonical.encode("utf-8")).hexdigest()
