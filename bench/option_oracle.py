@@ -162,9 +162,12 @@ def server_command(binary: str) -> tuple[list[str], dict[str, str]]:
 
     env["LD_LIBRARY_PATH"] = library_dirs(tree)
     extra = [f"--lc-messages-dir={tree / 'usr/share/mysql'}", f"--datadir={tree}"]  # not this machine's datadir
-    if "MariaDB" in subprocess.run([binary, "--version"], capture_output=True, text=True, env=env).stdout:
+    version = subprocess.run([binary, "--version"], capture_output=True, text=True, env=env).stdout
+    if "MariaDB" in version:
         return [*extra, "--verbose", "--help"], env
-    return [*extra, f"--secure-file-priv={tree}", "--validate-config"], env  # MySQL checks the directory
+    extra.append(f"--secure-file-priv={tree}")  # MySQL checks the directory even for --help
+    asks = ["--validate-config"] if " 8." in version else ["--verbose", "--help"]  # 5.7 has no --validate-config
+    return [*extra, *asks], env
 
 
 def ask(mariadbd: str, name: str, value: str | None) -> dict[str, object]:

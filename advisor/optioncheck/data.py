@@ -19,6 +19,7 @@ from advisor.optioncheck.versions import history
 # os.path, not pathlib: importing pathlib costs ~2 ms of start-up
 DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
 MARIADB_FILE = "mariadb-10.11.json"
+NUMBER_TYPES = frozenset({"int", "uint", "longlong", "ulonglong", "double"})
 QUIRKS_FILE = "mariadb-10.11-quirks.json"
 
 
@@ -131,9 +132,8 @@ def mariadb_wide() -> FlavorData:
     real = mariadb()
     names = history("mariadb")
     extra = sorted(names.names() - set(real.options)) if names is not None else []
-    # a name of other versions goes to the list of the plugin its family belongs to in 10.11 (innodb_* to
-    # InnoDB's): the server resolves an abbreviation per list, so a core list full of old innodb_* names
-    # would make every innodb_ prefix look ambiguous there
+    # a name of other versions joins its family's plugin list in 10.11 (innodb_* InnoDB's): abbreviations
+    # resolve per list, and old innodb_* names in the core list would make every innodb_ prefix ambiguous
     family: dict[str, set[str | None]] = {}
     for name, facts in real.options.items():
         family.setdefault(name.split("_")[0], set()).add(facts.plugin)
@@ -152,8 +152,7 @@ def mariadb_wide() -> FlavorData:
 
 @cache
 def mariadb_near(names: frozenset[str]) -> FlavorData:
-    """The MariaDB options of one version's neighbouring complete lists: what a written name resolves
-    against there (an abbreviation is unique or ambiguous among these, not among every version's names)."""
+    """The MariaDB options of one version's neighbouring complete lists: what a name resolves against there."""
     wide = mariadb_wide()
     return replace(wide, options={name: facts for name, facts in wide.options.items() if name in names})
 
@@ -170,6 +169,9 @@ def mysql() -> FlavorData:
         known = maria.get(name)
         if known is not None and known.plugin is None:
             options[name] = replace(known, early=False, source="mariadb-10.11 parse, MySQL name")
+        elif known is not None and known.plugin == "InnoDB" and known.type in NUMBER_TYPES:
+            # number parsing is my_getopt's, shared; ranges differ per flavor: only the type is borrowed
+            options[name] = OptionFacts(name, known.type, known.arg, source="mariadb-10.11 type, MySQL name")
         else:
             options[name] = OptionFacts(name, "string", "OPTIONAL", source="mysql name only")
     versions = ", ".join(".".join(map(str, snap.version)) for snap in names.snapshots)

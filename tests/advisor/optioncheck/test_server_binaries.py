@@ -160,3 +160,22 @@ def test_the_audit_follows_the_order_of_the_prefix_matching_switch() -> None:
     found = {(p.variable, p.severity.value) for rule in config_validity.RULES for p in rule.check(ctx)}
     assert ("max_connections", "notice") in found
     assert ("table_open", "critical") in found or ("table_open_cache", "critical") in found, found
+
+
+def test_mysql_values_as_the_mysql_binaries_parse_them() -> None:
+    """Differences the 5.7.42 and 8.0.46 binaries showed (bench/results/option_oracle-mysql-*.json): a
+    negative number for an unsigned option is adjusted, not refused; an empty number is refused; loose-
+    does not forgive a bad value; an InnoDB number with a bad suffix is read as my_getopt reads it."""
+    negative = judge("max_connections", "-5", flavor="mysql", version="5.7.42")
+    assert negative.outcome is Outcome.CLAMPS
+    assert (
+        judge("max_connections", "-5", flavor="mariadb", version="10.11").outcome is Outcome.REFUSES_TO_START
+    )
+    assert (
+        judge("key_cache_block_size", "", flavor="mysql", version="8.0.46").outcome
+        is Outcome.REFUSES_TO_START
+    )
+    loose = judge("loose-binlog_expire_logs_seconds", "no_such_value", flavor="mysql", version="8.0.46")
+    assert loose.outcome is Outcome.REFUSES_TO_START
+    suffix = judge("innodb_log_file_size", "1.5G", flavor="mysql", version="8.0.46")
+    assert suffix.outcome is Outcome.REFUSES_TO_START and suffix.certain
