@@ -38,21 +38,25 @@ def parse_schema_tsv(text: str, file: str, *, without_key: bool) -> SchemaFacts:
     width = len(header)
     schema_at, type_at = columns["schema"], columns.get("table_type")
     cells = [(field, at, field in _NAME_FIELDS) for field, at in columns.items()]
+    lead = max(schema_at, type_at or 0) + 1
     records: list[dict[str, object]] = []
     line_numbers: list[int] = []
     for index in range(first if headerless else first + 1, len(lines)):
         line = lines[index].rstrip("\r")
         if not line:
             continue
-        fields = line.split("\t")
-        if len(fields) != width:
-            message = f"expected {width} tab-separated fields as in the first line, found {len(fields)}"
+        found = line.count("\t") + 1
+        if found != width:
+            message = f"expected {width} tab-separated fields as in the first line, found {found}"
             raise InputError(message, file=file, line=index + 1)
-        # Most of a raw TABLES dump is system schemas and views: drop them before looking closer.
+        # Most of a raw TABLES dump is system schemas and views: drop them before looking closer
+        # (splitting off only the leading columns that tell).
+        fields = line.split("\t", lead)
         if fields[schema_at].lower() in SYSTEM_SCHEMAS:
             continue
         if type_at is not None and fields[type_at].upper() not in STORED_TABLE_TYPES:
             continue
+        fields = line.split("\t")
         records.append({field: _cell(fields[at], is_name) for field, at, is_name in cells})
         line_numbers.append(index + 1)
     layout: SchemaLayout = "query" if "has_primary_key" in columns else "tables"
