@@ -138,15 +138,11 @@ def mariadb_wide() -> FlavorData:
     for name, facts in real.options.items():
         family.setdefault(name.split("_")[0], set()).add(facts.plugin)
     plugin = {head: owners.pop() for head, owners in family.items() if len(owners) == 1}
-    options = {
-        **real.options,
-        **{
-            n: OptionFacts(
-                n, "string", "OPTIONAL", plugin=plugin.get(n.split("_")[0]), source="mariadb name only"
-            )
-            for n in extra
-        },
-    }
+    options = dict(real.options)
+    for n in extra:
+        options[n] = OptionFacts(
+            n, "string", "OPTIONAL", plugin=plugin.get(n.split("_")[0]), source="mariadb name only"
+        )
     return replace(real, options=options, source=f"{real.source}; other versions: data/names.json")
 
 
