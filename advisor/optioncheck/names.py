@@ -49,6 +49,18 @@ def _match(
     return None, False, candidates
 
 
+def _plugins_reached(name: str, data: FlavorData) -> list[str]:
+    """The plugins (in list order) with an option that is `name` or starts with it: one search of the
+    whole sorted catalog instead of one per plugin list (some 44), as every other list finds nothing."""
+    keys = data.sorted_names(data.options)
+    reached = set()
+    index = bisect_left(keys, name)
+    while index < len(keys) and keys[index].startswith(name):
+        reached.add(data.options[keys[index]].plugin)
+        index += 1
+    return [plugin for plugin in data.plugins() if plugin in reached]
+
+
 def resolve_mariadb(name: str, data: FlavorData) -> Resolution:
     core = data.core()
     for options in (data.early(), core):
@@ -59,7 +71,7 @@ def resolve_mariadb(name: str, data: FlavorData) -> Resolution:
             return Resolution(ambiguous=candidates)
     found: Resolution | None = None
     ambiguous: list[Resolution] = []
-    for plugin in data.plugins():  # every plugin parses the whole line against its own list
+    for plugin in _plugins_reached(name, data):  # every plugin parses the whole line against its own list
         facts, by_prefix, candidates = _match(name, data.of_plugin(plugin), data)
         if len(candidates) > 1:
             ambiguous.append(Resolution(ambiguous=candidates, plugin=plugin))
