@@ -143,11 +143,14 @@ class _Edits:
             return
         server_path, server_group = addition_target(self.options, self.ctx.groups_read)
         main_path = next(iter(self.files))
+        runs: list[tuple[str, str, list[tuple[str, str | None, str | None]]]] = []
         for group, spelled, value, finding in self.additions:
-            if group == "mysqld":
-                self.file(server_path).add_option(server_group, spelled, value, note(finding))
-            else:
-                self.file(main_path).add_option(group, spelled, value, note(finding))
+            path, group = (server_path, server_group) if group == "mysqld" else (main_path, group)
+            if not runs or runs[-1][:2] != (path, group):  # a run for one section is added in one go
+                runs.append((path, group, []))
+            runs[-1][2].append((spelled, value, note(finding)))
+        for path, group, options in runs:
+            self.file(path).add_options(group, options)
 
 
 def _apply(ctx: AuditContext, options: OptionFileSet, findings: Sequence[Finding]) -> dict[str, OptionFile]:

@@ -8,6 +8,8 @@ on a 100-line file cost a few tens of microseconds.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from advisor.inputs.optionnames import split_option_name
 from advisor.inputs.optionscan import Scan
 from advisor.inputs.optionsyntax import (
@@ -128,6 +130,11 @@ class OptionFileEdits:
         The end of a section is just after its last option, include or edited line, so comments that
         introduce the next group stay with it. `=` is spaced like the section's last option.
         """
+        self.add_options(group, [(name, value, comment)])
+
+    def add_options(self, group: str, options: Sequence[tuple[str, str | None, str | None]]) -> None:
+        """`add_option` for each (name, value, comment) in turn, the section searched once: each
+        added line ends the section, so the next goes right after it, spaced like it."""
         wanted = group.lower()
         lines = self._lines
         count = self.line_count
@@ -136,16 +143,26 @@ class OptionFileEdits:
             raw = lines[index]
             if "[" in raw and line_kind(raw) == "[" and header_name(raw) == wanted:
                 header = index
-        comment_lines = [f"# {_one_line(comment)}"] if comment else []
         if header < 0:
-            block = [f"[{group}]", *comment_lines, option_text(name, value, None)]
+            end, last_option = count - 1, None
+            block = [f"[{group}]"]
             if count and lines[count - 1].strip(WHITESPACE):
                 block.insert(0, "")
-            self._insert(count, block)
-            return
-        origin = self._origin
+        else:
+            end, last_option = self._section_end(header)
+            block = []
+        for name, value, comment in options:
+            if comment:
+                block.append(f"# {_one_line(comment)}")
+            last_option = option_text(name, value, last_option)
+            block.append(last_option)
+        self._insert(end + 1, block)
+
+    def _section_end(self, header: int) -> tuple[int, str | None]:
+        """The index of the last line of the section under `header`, and its last option line."""
+        lines, origin = self._lines, self._origin
         end, last_option = header, None
-        for index in range(header + 1, count):
+        for index in range(header + 1, self.line_count):
             first = lines[index].lstrip(WHITESPACE)[:1]
             if first == "[":
                 break
@@ -156,7 +173,7 @@ class OptionFileEdits:
             end = index
             if first != "!":
                 last_option = lines[index]
-        self._insert(end + 1, [*comment_lines, option_text(name, value, last_option)])
+        return end, last_option
 
 
 def _one_line(text: str | None) -> str:
