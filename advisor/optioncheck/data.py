@@ -133,10 +133,11 @@ def mariadb_wide() -> FlavorData:
     extra = sorted(names.names() - set(real.options)) if names is not None else []
     # a name of other versions joins its family's plugin list in 10.11 (innodb_* InnoDB's): abbreviations
     # resolve per list, and old innodb_* names in the core list would make every innodb_ prefix ambiguous
-    family: dict[str, set[str | None]] = {}
+    family: dict[str, list[str | None]] = {}
     for name, facts in real.options.items():
-        family.setdefault(name.split("_")[0], set()).add(facts.plugin)
-    plugin = {head: owners.pop() for head, owners in family.items() if len(owners) == 1}
+        family.setdefault(name.split("_")[0], []).append(facts.plugin)
+    # the plugin owning most of the family (innodb_*: InnoDB, beside one-option information-schema plugins)
+    plugin = {head: max(set(owners), key=owners.count) for head, owners in family.items()}
     options = dict(real.options)
     for n in extra:
         options[n] = OptionFacts(

@@ -74,9 +74,16 @@ def _check(state: Judgement, facts: OptionFacts) -> ValueCheck:
     if "maximum" in state.specials and not facts.maximum_ok and state.flavor == "mariadb":
         return ValueCheck("error", f"option '{facts.name}': its maximum cannot be set from an option file")
     value = naming.special_value(state.specials, state.value)
-    mysql = _mysql_value(state, facts, value) if state.flavor == "mysql" and value is not None else None
-    if mysql is not None:
-        return mysql
+    older = _mysql_value(state, facts, value) if state.flavor == "mysql" and value is not None else None
+    negative = facts.unsigned and bool(value) and str(value).strip().startswith("-")
+    if older is None and state.flavor == "mariadb" and state.version < (10, 6) and negative:
+        # 10.0.38-10.5.23: "unsigned value 18446744073709551611 adjusted to 100000" for max_connections=-5
+        top = str(facts.max) if facts.max is not None else None
+        older = ValueCheck(
+            "adjusted", f"before 10.6 {value} wraps around and is adjusted to the maximum", top
+        )
+    if older is not None:
+        return older
     quirks = state.data.quirks
     if value is None and facts.name in quirks.get("crash_without_value", {}):
         return ValueCheck("fatal", quirks["crash_without_value"][facts.name])
@@ -116,11 +123,13 @@ def _outcome(state: Judgement, facts: OptionFacts, check: ValueCheck, loose: boo
             return state.verdict(Outcome.IGNORES_WITH_WARNING, "loose_bad_value",
                                  f"{detail}With loose- the server logs an error and starts without your value.",
                                  plugin=facts.plugin, **extra)  # fmt: skip
-        if facts.plugin is not None:
+        if facts.plugin is not None and (state.flavor == "mysql" or state.version >= (10, 6)):
             return state.verdict(Outcome.DISABLES_PLUGIN, "bad_value", plugin_words(detail.rstrip(". "), facts.plugin),
                                  plugin=facts.plugin, **extra)  # fmt: skip
+        # before 10.6 the plugin's failed option is then an unknown variable to the server (10.0.38-10.5.23)
         return state.verdict(Outcome.REFUSES_TO_START, "bad_value",
-                             f"{detail}The server refuses to start ('Error while setting value').", **extra)  # fmt: skip
+                             f"{detail}The server refuses to start ('Error while setting value').",
+                             plugin=facts.plugin, **extra)  # fmt: skip
     if check.status == "warn":
         return state.verdict(
             Outcome.IGNORES_WITH_WARNING, "bad_bool", detail.strip(), plugin=facts.plugin, **extra

@@ -92,15 +92,18 @@ def ambiguous(state: Judgement, name: str, resolution: Resolution, loose: bool) 
     if fatal_plugin:
         return state.verdict(Outcome.REFUSES_TO_START, "ambiguous_prefix", f"{words}; {fatal_plugin}.",
                              plugin=resolution.plugin)  # fmt: skip
-    if resolution.plugin is not None:
+    if resolution.plugin is not None and (state.flavor == "mysql" or state.version >= (10, 6)):
         return state.verdict(Outcome.DISABLES_PLUGIN, "ambiguous_prefix", plugin_words(words, resolution.plugin),
                              plugin=resolution.plugin)  # fmt: skip
+    if resolution.plugin is not None:  # before 10.6 the core then calls the line unknown (10.0.38-10.5.23)
+        return state.verdict(Outcome.REFUSES_TO_START, "ambiguous_prefix",
+                             f"{words}. The server refuses to start ('ambiguous option').", plugin=resolution.plugin)  # fmt: skip
     # a plugin option the test results do not list; or, on MariaDB other than 10.11, where a prefix is
     # taken when unique, candidates that differ from version to version
     # (MySQL before 5.7 takes a unique prefix too, and the lists around it may hold more candidates)
     unsure = state.history is not None and (
         state.history.blind(name, state.version)
-        or (state.flavor == "mariadb" and not state.history.exact(state.version))
+        or (state.flavor == "mariadb" and (not state.history.exact(state.version) or state.version < (10, 6)))
         or state.version < (5, 7)
     )
     return state.verdict(Outcome.REFUSES_TO_START, "ambiguous_prefix",

@@ -179,3 +179,18 @@ def test_mysql_values_as_the_mysql_binaries_parse_them() -> None:
     assert loose.outcome is Outcome.REFUSES_TO_START
     suffix = judge("innodb_log_file_size", "1.5G", flavor="mysql", version="8.0.46")
     assert suffix.outcome is Outcome.REFUSES_TO_START and suffix.certain
+
+
+def test_mariadb_before_106_parses_as_its_binaries_do() -> None:
+    """10.0.38-10.5.23 read -5 for an unsigned option as 2^64-5 and adjust it to the maximum (10.6.23 and
+    10.11 refuse it); a bad InnoDB value there stops the server (the core then calls the line unknown),
+    where 10.6+ only disables InnoDB."""
+    assert judge("max_connections", "-5", flavor="mariadb", version="10.5.23").outcome is Outcome.CLAMPS
+    assert (
+        judge("max_connections", "-5", flavor="mariadb", version="10.6.23").outcome
+        is Outcome.REFUSES_TO_START
+    )
+    old = judge("innodb_lock_wait_timeout", "abc", flavor="mariadb", version="10.3.39")
+    assert old.outcome is Outcome.REFUSES_TO_START
+    new = judge("innodb_lock_wait_timeout", "abc", flavor="mariadb", version="10.6.23")
+    assert new.outcome is Outcome.DISABLES_PLUGIN
