@@ -255,12 +255,16 @@ def run_rules(ctx: AuditContext, rules: Iterable[Rule] | None = None) -> list[Fi
 
 def settle_conflicts(findings: list[Finding]) -> list[Finding]:
     """One proposed value per variable: the earlier advisor in the registry wins, the rest defer; a
-    correction of the user's own line (which keeps their value) defers to every other proposal."""
+    correction of the user's own line (which keeps their value) defers to every other proposal.
+
+    The winner is remembered as the very finding chosen, whatever order the losers come in: a loser
+    listed before its winner must not make the winner look like a copy of itself."""
     winners: dict[str, Finding] = {}
     order = sorted(findings, key=lambda f: (f.correction, precedence(f.advisor), f.severity.rank))
     for finding in order:
         if finding.change == "set" and finding.variable and finding.variable not in winners:
             winners[finding.variable] = finding
+    overruled: dict[str, list[str]] = {}
     settled: list[Finding] = []
     for finding in findings:
         winner = winners.get(finding.variable or "") if finding.change == "set" else None
@@ -273,12 +277,23 @@ def settle_conflicts(findings: list[Finding]) -> list[Finding]:
         else:
             note = f"{finding.rule} proposed {finding.recommended}; {winner.rule} takes precedence."
             settled.append(replace(finding, change=None, recommended=None, apply_sql=None, notes=(note,)))
-            winners[finding.variable or ""] = replace(
-                winner,
-                rationale=f"{winner.rationale} (Settled: {finding.rule} proposed {finding.recommended}; "
-                f"this recommendation takes precedence.)",
+            overruled.setdefault(finding.variable or "", []).append(
+                f"{finding.rule} proposed {finding.recommended}"
             )
-    return [winners.get(f.variable or "", f) if f.change == "set" else f for f in settled]
+    return [_with_settlement(finding, winners, overruled) for finding in settled]
+
+
+def _with_settlement(
+    finding: Finding, winners: dict[str, Finding], overruled: dict[str, list[str]]
+) -> Finding:
+    """The winner's rationale says once which other proposals it overruled."""
+    variable = finding.variable or ""
+    if winners.get(variable) is not finding or variable not in overruled:
+        return finding
+    others = "; ".join(overruled[variable])
+    return replace(
+        finding, rationale=f"{finding.rationale} (Settled: {others}; this recommendation takes precedence.)"
+    )
 
 
 def _secrets_warning(kept_out: tuple[str, ...]) -> tuple[InputWarning, ...]:
