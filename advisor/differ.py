@@ -188,6 +188,8 @@ def _fresh(ctx: AuditContext, findings: Sequence[Finding]) -> Recommendation:
 
 def _kept_out(lines: list[str], origins: Sequence[int | None], protected: frozenset[int]) -> str:
     """The text with each protected original line replaced by a comment saying the secret stays put."""
+    if not protected:
+        return "".join(lines)  # nothing to keep out (most files): no line needs a look
     out = []
     for text, origin in zip(lines, origins, strict=True):
         if origin is not None and origin - 1 in protected:

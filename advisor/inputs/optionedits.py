@@ -39,7 +39,8 @@ class OptionFileEdits:
         """Does the file end its lines with CR LF (Windows)? Decided by most lines, once."""
         if self._crlf is None:
             ended = self._lines[:-1]
-            self._crlf = bool(ended) and sum(1 for line in ended if line.endswith("\r")) * 2 > len(ended)
+            # A line ends with CR exactly where the joined text holds CR LF (a line holds no LF).
+            self._crlf = bool(ended) and ("\n".join(ended) + "\n").count("\r\n") * 2 > len(ended)
         return self._crlf
 
     @property

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Literal
 
 from msgspec import Struct
@@ -39,16 +40,17 @@ class TableFacts(Struct, frozen=True):
         return (self.data_length or 0) + (self.index_length or 0)
 
 
-class SchemaFacts(Struct, frozen=True):
+class SchemaFacts(Struct, frozen=True, dict=True):  # dict: room for the cached sum below
     file: str
     tables: tuple[TableFacts, ...]
     #: Which input layout the tables came from.
     layout: SchemaLayout = "json"
     warnings: tuple[InputWarning, ...] = ()
 
-    @property
+    @cached_property
     def innodb_data_and_index_bytes(self) -> int:
-        """Bytes of data and indexes in InnoDB tables: what a buffer pool would hold to cache it all."""
+        """Bytes of data and indexes in InnoDB tables: what a buffer pool would hold to cache it all.
+        Several sizing rules ask; the tables never change, so it is summed once."""
         return sum(table.total_bytes for table in self.tables if table.is_innodb)
 
     def tables_without_key(self) -> tuple[TableFacts, ...]:
