@@ -71,8 +71,13 @@ def unknown(state: Judgement, name: str, loose: bool, prefix_of: str | None = No
         reason, words, intended = naming.classify_unknown(
             name, state.flavor, state.data, catalogs.foreign(), known
         )
-    # MySQL's test results leave plugin options out (InnoDB, NDB, X Plugin...): no verdict on those names
-    unsure = state.history is not None and state.history.blind(name, state.version)
+    # MySQL's test results leave plugin options out (InnoDB, NDB, X Plugin...): no verdict on those names,
+    # unless a real binary's list of the target's own series (with a list of the series below it) holds none
+    unsure = (
+        state.history is not None
+        and state.history.blind(name, state.version)
+        and not state.history.settled_by_binary(name, state.version)
+    )
     suggestion = (
         line([s for s in state.specials if s != "loose"], intended, state.value) if intended else None
     )

@@ -4,17 +4,12 @@ The file holds, per flavor, a few snapshots (one server version each, with the r
 its option list was read from) and, per name, which snapshots list it. Made by `generate_names`; read
 lazily, once, the first time a verdict needs it.
 
-How a version between two snapshots is judged: a name listed by neither neighbour is not an option there
-(unless both neighbours miss it by accident: a copy of the source that dropped an option, say), so such a
-verdict is never called certain. A name no snapshot of the flavor lists at all, and that the test results
-cannot hide (`blind`: plugin options the test filters out), is not an option of any version in the covered
-range: from the first snapshot's release series to the last snapshot.
+Between two snapshots a name neither neighbour lists is not an option there, never certainly so (a copy
+of the source may have dropped it) unless real binaries settle it (`exact`, `settled_by_binary`). A name no list
+holds that the test results cannot hide (`blind`) is not an option of any version in the covered range.
 
-Snapshots read off a real server binary (`complete`) hide nothing: where every snapshot around the target
-is complete, no name is blind there; and where the target's own release series has a complete list, a name
-neither neighbour lists is certainly not an option (`exact`). A series without a list of its own (MariaDB
-10.2, 10.4, 10.7-10.10, ...) is judged from the lists around it: a name neither lists is taken as unknown,
-but an option of other versions is never called refused there.
+A real binary's list (`complete`) hides nothing. A series with no list (MariaDB 10.2, 10.4, ...) is judged
+from the lists around it; an option of other versions is never called refused there.
 """
 
 from __future__ import annotations
@@ -29,6 +24,7 @@ from msgspec import Struct, field
 # os.path, not pathlib: importing pathlib costs ~2 ms of start-up
 DATA_FILE = os.path.join(os.path.dirname(__file__), "data", "names.json")
 Version = tuple[int, ...]
+OTHER_BUILDS = ("wsrep", "pxc", "ndb", "ndbcluster", "ndbinfo", "debug")  # Galera/PXC, NDB Cluster, debug
 
 
 def _at(commit: str) -> str:
@@ -83,6 +79,13 @@ class NameHistory(Struct, frozen=True):
         """Do complete lists surround `version`, one of them of its own release series?"""
         return _complete_around(self.flavor, version[:3]) and any(
             self.snapshots[i].version[:2] == version[:2] for i in self.neighbours(version)
+        )
+
+    def settled_by_binary(self, name: str, version: Version) -> bool:
+        """Does a binary of the target's series settle a name the test results hide (not other builds')?"""
+        binary = _binary_above(self.flavor, version[:3])
+        return (
+            binary is not None and name not in self.build_dependent and name.split("_")[0] not in OTHER_BUILDS
         )
 
     def swallowed_near(self, name: str, version: Version) -> bool:
@@ -166,6 +169,16 @@ def _complete_around(flavor: str, version: Version) -> bool:
 
 
 @cache
+def _binary_above(flavor: str, version: Version) -> int | None:
+    """A real binary's list of the series at or above `version`, with a list of the series below it (8.0.36:
+    8.0.3 .. 8.0.46): a name no list holds would have had to come and go in between, unseen by the catalog."""
+    snaps = history(flavor).snapshots  # type: ignore[union-attr]
+    same = [i for i, snap in enumerate(snaps) if snap.version[:2] == version[:2]]
+    above = [i for i in same if snaps[i].complete and snaps[i].version >= version]
+    return above[0] if above and any(snaps[i].version < version for i in same) else None
+
+
+@cache
 def _sources(flavor: str, version: Version) -> str:
     snapshots = history(flavor).snapshots  # type: ignore[union-attr]
     near = _neighbours(flavor, version)
@@ -179,5 +192,7 @@ def _sources(flavor: str, version: Version) -> str:
 @cache
 def _names_near(flavor: str, version: Version) -> frozenset[str]:
     near = _neighbours(flavor, version)
+    binary = _binary_above(flavor, version)  # the series' real binary names what its test results hide
+    near = near if binary is None else (*near, binary)
     listed = history(flavor).listed  # type: ignore[union-attr]
     return frozenset(name for name, bits in listed.items() if any(bits[i] == "1" for i in near))

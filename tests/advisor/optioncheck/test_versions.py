@@ -56,9 +56,25 @@ def test_a_name_of_other_versions_only_is_named_so_but_never_certain() -> None:
     assert judge("query_cache_size", "1M", flavor="mysql", version="5.7.30").outcome is Outcome.ACCEPTS
 
 
-@pytest.mark.parametrize("name", ["innodb_bufer_pool_size", "mysqlx_port", "ssl_cipher", "wsrep_provider"])
+@pytest.mark.parametrize("name", ["innodb_bufer_pool_size", "mysqlx_portt", "ssl_ciper", "wsrep_provider"])
 def test_names_the_test_results_hide_are_never_judged_certain(name: str) -> None:
-    """InnoDB, X Plugin, TLS and Galera options are filtered out of (or absent from) the test results."""
+    """InnoDB, X Plugin, TLS and Galera options are filtered out of (or absent from) the test results: where no
+    real binary of the series lists them above the target (8.4.3; 8.0.3, the first 8.0 list), no certain verdict."""
+    assert not judge(name, "1", flavor="mysql", version="8.4.3").certain
+    assert not judge(name, "1", flavor="mysql", version="8.0.3").certain
+
+
+@pytest.mark.parametrize("name", ["innodb_bufer_pool_size", "mysqlx_portt", "ssl_ciper"])
+def test_a_real_binary_of_the_series_settles_hidden_names(name: str) -> None:
+    """8.0.36 lies between the 8.0.3 test result and the 8.0.46 binary's complete list: a name no list holds is
+    certainly not an option there."""
+    verdict = judge(name, "1", flavor="mysql", version="8.0.36")
+    assert verdict.outcome is Outcome.REFUSES_TO_START and verdict.certain
+
+
+@pytest.mark.parametrize("name", ["wsrep_provider", "pxc_strict_mode", "ndb_connectstring"])
+def test_other_builds_options_stay_unsure_beside_a_release_binary(name: str) -> None:
+    """A release binary never lists Galera/PXC or NDB Cluster options: those builds are MySQL too."""
     assert not judge(name, "1", flavor="mysql", version="8.0.36").certain
 
 
