@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Final
 
 from advisor.advisors.config_validity.names import CLIENT_SIDE_OPTIONS, group_role, near_miss
 from advisor.advisors.config_validity.values import check_value
+from advisor.catalog import normalize_name
+from advisor.derived.cache import once_per_audit
 from advisor.findings import Evidence, Severity
 from advisor.rules import Proposal
 
@@ -40,6 +42,43 @@ def line_evidence(entry: OptionEntry) -> Evidence:
     """The option line as written, with its file and line number."""
     text = entry.raw_name if entry.given is None else f"{entry.raw_name} = {entry.given}"
     return Evidence(f"option line in [{entry.group}]", text, f"{entry.file}:{entry.line}")
+
+
+@once_per_audit
+def _read_order(ctx: AuditContext) -> dict[tuple[str, int], int]:
+    """(file, line) → position in the order the server reads the lines of its groups."""
+    entries = ctx.options.entries(ctx.groups_read) if ctx.options is not None else ()
+    return {(entry.file, entry.line): index for index, entry in enumerate(entries)}
+
+
+def later_line(ctx: AuditContext, entry: OptionEntry, name: str) -> OptionEntry | None:
+    """The line the server keeps for `name` when it comes after `entry` (files, then groups, in read order),
+    else None. Such a line is the user's setting in force: a fix of `entry` must not carry `entry`'s value
+    over it (a misspelt `max_conections = 5000` before `max_connections = 200` means 200)."""
+    if ctx.options is None:
+        return None
+    effective = ctx.options.effective(ctx.groups_read)
+    # the differ writes tx_isolation as transaction_isolation (its option name): either line counts
+    spelled = normalize_name(ctx.catalog.option_file_name(name, ctx.version) or name)
+    winner = effective.get(normalize_name(name)) or effective.get(spelled)
+    if winner is None or winner.entry is entry:
+        return None
+    order = _read_order(ctx)
+    found, here = order.get((winner.entry.file, winner.entry.line)), order.get((entry.file, entry.line))
+    return winner.entry if found is not None and here is not None and found > here else None
+
+
+def wins_after(later: OptionEntry | None) -> str:
+    """Said in a comment-out's title (the note in the file) when a later line sets the option and wins."""
+    return f"; {later.file}:{later.line}, read later, wins" if later is not None else ""
+
+
+def kept_instead(later: OptionEntry, name: str) -> str:
+    """The words for a fix that is not written because a later line sets the option."""
+    return (
+        f" {later.file}:{later.line} sets {name} again later ({later.given or 'ON'}) and the server keeps the "
+        "last line, so that line stays as it is and this line's value is not carried over."
+    )
 
 
 def bad_value(ctx: AuditContext, entry: OptionEntry, name: str, facts: VariableFacts) -> Iterator[Proposal]:

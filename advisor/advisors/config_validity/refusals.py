@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final
 
-from advisor.advisors.config_validity.lines import line_evidence
+from advisor.advisors.config_validity.lines import kept_instead, later_line, line_evidence, wins_after
 from advisor.findings import Evidence, Severity
 from advisor.patterns import lazy
 from advisor.rules import Proposal
@@ -71,11 +71,14 @@ def _line_fix(
     """Comment the line out, and set the successor with the same value when there is one."""
     evidence = (line_evidence(entry), Evidence("server", ctx.version.describe(), "target version"))
     swap = _replacement(ctx, entry, name, facts)
+    later = later_line(ctx, entry, swap[0]) if swap else None
     then = f" The recommended file sets {swap[0]} = {swap[1]} in its place." if swap else ""
-    if swap is None and facts.successor:
+    if swap is not None and later is not None:
+        then, swap = kept_instead(later, swap[0]), None
+    elif swap is None and facts.successor:
         then = f" Its successor is {facts.successor}: set that to the value you intend."
     yield Proposal(
-        title=title,
+        title=title + wins_after(later),
         rationale=f"{reason} Comment the line out.{then}",
         evidence=evidence,
         variable=name,
@@ -130,9 +133,12 @@ def set_variable(ctx: AuditContext, entry: OptionEntry) -> Iterator[Proposal]:
         )
         return
     target = _set_variable_target(ctx, name) if value else None
+    later = later_line(ctx, entry, target) if target else None
     then = f" The recommended file sets {target} = {value} in its place." if target else ""
+    if target and later is not None:
+        then, target = kept_instead(later, target), None
     yield Proposal(
-        title=f"set-variable stops {ctx.version.describe()} from starting",
+        title=f"set-variable stops {ctx.version.describe()} from starting{wins_after(later)}",
         rationale=f'{reason} The server refuses the line and exits at startup ("unknown variable"). Comment it '
         f"out and set the variable by its own name.{then}",
         evidence=(line_evidence(entry), Evidence("server", ctx.version.describe(), "target version")),

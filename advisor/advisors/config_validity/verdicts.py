@@ -3,7 +3,9 @@
 A line the server refuses, or one that makes it disable a plugin, must not reach a deployed file as
 written: it is commented out with a note naming the finding, and where the intent is clear (a typo,
 an abbreviation, a word where a number goes, a decimal size) the corrected line is written with the
-user's own value. That correction keeps their value, so it defers to any rule that wants another one.
+user's own value. That correction keeps their value, so it defers to any rule that wants another one,
+and it is not written at all when a later line (in the server's read order) sets the option: that line
+is the user's setting in force, and the bad line is only commented out.
 
 Name verdicts are trusted only where the option data is complete for the target: MariaDB 10.11 (read
 off the real server), MariaDB 10.0 to 12.3 and MySQL 5.5 to 9.x (advisor/optioncheck/data/names.json: real
@@ -20,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final
 
-from advisor.advisors.config_validity.lines import line_evidence
+from advisor.advisors.config_validity.lines import kept_instead, later_line, line_evidence, wins_after
 from advisor.findings import Evidence, Severity
 from advisor.optioncheck import Outcome, Verdict, judge
 from advisor.rules import Proposal
@@ -90,8 +92,8 @@ def is_typo(found: Verdict) -> bool:
 
 def _effect(ctx: AuditContext, found: Verdict) -> str:
     if found.outcome is Outcome.DISABLES_PLUGIN and not found.stops_server:
-        return f"{ctx.version.describe()} starts without the {found.plugin} plugin."
-    return f"{ctx.version.describe()} does not start."
+        return f"{ctx.version.describe()} starts without the {found.plugin} plugin"
+    return f"{ctx.version.describe()} does not start"
 
 
 def _comment_out(entry: OptionEntry, title: str, rationale: str, evidence: tuple[Evidence, ...],
@@ -127,11 +129,14 @@ def fix(ctx: AuditContext, entry: OptionEntry, found: Verdict) -> Iterator[Propo
     """Comment the line out, naming what the server does; write the corrected line when the intent is clear."""
     written = entry.raw_name if entry.given is None else f"{entry.raw_name} = {entry.given}"
     correction = _correction(found)
+    later = later_line(ctx, entry, correction[0]) if correction else None
     then = f" The recommended file writes `{found.suggestion}` instead." if correction else ""
+    if correction is not None and later is not None:
+        then, correction = kept_instead(later, correction[0]), None
     server = Evidence("server", ctx.version.describe(), found.basis or "target version")
     yield _comment_out(
         entry,
-        f"{written}: {_effect(ctx, found)}",
+        f"{written}: {_effect(ctx, found)}{wins_after(later)}.",
         f"{entry.file}:{entry.line}: {found.message} Comment the line out.{then}",
         (line_evidence(entry), server),
         found.option or entry.name,
@@ -146,16 +151,23 @@ def abbreviation(ctx: AuditContext, entry: OptionEntry, found: Verdict) -> Itera
     correction = _correction(found)
     if correction is None:
         return
+    later = later_line(ctx, entry, correction[0])
+    then = (
+        kept_instead(later, correction[0])
+        if later is not None
+        else " The line is replaced by the full spelling with your value."
+    )
     yield _comment_out(
         entry,
-        f"{entry.raw_name} abbreviates {correction[0]}",
+        f"{entry.raw_name} abbreviates {correction[0]}{wins_after(later)}",
         f"{entry.file}:{entry.line}: {found.message} MySQL 5.7 and later refuse abbreviated option names, "
-        "so write the full name: the line is replaced by the full spelling with your value.",
+        f"so write the full name.{then}",
         (line_evidence(entry),),
         correction[0],
         Severity.NOTICE,
     )
-    yield _rewrite(ctx, entry, *correction, Severity.NOTICE)
+    if later is None:
+        yield _rewrite(ctx, entry, *correction, Severity.NOTICE)
 
 
 def _correction(found: Verdict) -> tuple[str, str] | None:
