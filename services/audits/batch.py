@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +30,7 @@ from services.telemetry import audit_finished
 from store.ids import utcnow
 from store.models import FINISHED_STATUSES, RESULT_ATTRIBUTES, Audit, AuditStatus, Snapshot
 from store.repositories.audits import previous_succeeded_for
+from store.repositories.fleets import count_finished
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +56,7 @@ class _Claimed:
     callback_url: str | None
     inputs: dict[str, Any]
     content_hash: str
+    fleet_run_id: str | None
 
 
 def _claim(session: Session, audit_ids: list[str], max_attempts: int, report: BatchReport) -> list[_Claimed]:
@@ -65,6 +68,7 @@ def _claim(session: Session, audit_ids: list[str], max_attempts: int, report: Ba
             Audit.attempts,
             Audit.parameters,
             Audit.callback_url,
+            Audit.fleet_run_id,
             Snapshot.inputs,
             Snapshot.content_hash,
         )
@@ -75,16 +79,21 @@ def _claim(session: Session, audit_ids: list[str], max_attempts: int, report: Ba
     now = utcnow()
     claimed: list[_Claimed] = []
     gave_up: list[dict[str, Any]] = []
+    gave_up_by_run: Counter[str] = Counter()
     for row in rows:
         if row.status in FINISHED_STATUSES:
             continue
         if row.attempts >= max_attempts:
             error = f"gave up after {row.attempts} attempts: the worker stopped each time"
             gave_up.append({**_cleared(), "id": row.id, **_finished(now, AuditStatus.FAILED, error)})
+            if row.fleet_run_id:
+                gave_up_by_run[row.fleet_run_id] += 1
             if row.callback_url:
                 enqueue(SEND_CALLBACK, row.id)
             continue
-        claimed.append(_Claimed(row.id, row.parameters, row.callback_url, row.inputs, row.content_hash))
+        claimed.append(
+            _Claimed(row.id, row.parameters, row.callback_url, row.inputs, row.content_hash, row.fleet_run_id)
+        )
     if claimed:  # one statement for the batch (the rows are locked: attempts + 1 is exact)
         session.execute(
             update(Audit)
@@ -100,6 +109,7 @@ def _claim(session: Session, audit_ids: list[str], max_attempts: int, report: Ba
         )
     if gave_up:
         session.execute(update(Audit), gave_up)
+        count_finished(session, {run_id: (0, n) for run_id, n in gave_up_by_run.items()})
     report.failed += len(gave_up)
     report.skipped += len(audit_ids) - len(claimed) - len(gave_up)
     return claimed
@@ -171,8 +181,13 @@ def _store(session: Session, claimed: list[_Claimed], outcomes: dict[str, Any], 
     )
     now = utcnow()
     values = []
+    by_run: dict[str, tuple[int, int]] = {}
     for audit in claimed:
         outcome = outcomes[audit.id]
+        if audit.fleet_run_id:
+            succeeded, failed = by_run.get(audit.fleet_run_id, (0, 0))
+            failing = isinstance(outcome, str)
+            by_run[audit.fleet_run_id] = (succeeded + (not failing), failed + failing)
         if isinstance(outcome, str):  # the error
             values.append(
                 {
@@ -191,3 +206,4 @@ def _store(session: Session, claimed: list[_Claimed], outcomes: dict[str, Any], 
             enqueue(SEND_CALLBACK, audit.id)
     if values:
         session.execute(update(Audit), values)
+        count_finished(session, by_run)

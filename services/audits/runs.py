@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, object_session
 
 from advisor.audit import ADVISOR_VERSION, run_audit
 from advisor.errors import InputError
@@ -18,6 +18,7 @@ from services.snapshots import audit_inputs
 from store.ids import utcnow
 from store.models import RESULT_ATTRIBUTES, Audit, AuditStatus
 from store.repositories import audits as repository
+from store.repositories import fleets as fleet_repository
 from store.repositories import snapshots as snapshot_repository
 
 MAX_ERROR_CHARS = 500
@@ -41,7 +42,15 @@ def short_error(exc: BaseException) -> str:
 
 
 def finish(audit: Audit, status: AuditStatus, error: str | None = None) -> None:
-    """Mark the audit finished now with this status (and a short error when it failed)."""
+    """Mark the audit finished now with this status (and a short error when it failed), and move its
+    fleet run's counters in the same transaction (an audit finished before moves from one to the other)."""
+    session = object_session(audit)
+    if audit.fleet_run_id and session is not None:
+        before = AuditStatus(audit.status or AuditStatus.QUEUED)
+        if before != status:
+            succeeded = (status == AuditStatus.SUCCEEDED) - (before == AuditStatus.SUCCEEDED)
+            failed = (status == AuditStatus.FAILED) - (before == AuditStatus.FAILED)
+            fleet_repository.count_finished(session, {audit.fleet_run_id: (succeeded, failed)})
     now = utcnow()
     audit.status = status
     audit.error = error[:MAX_ERROR_CHARS] if error else None

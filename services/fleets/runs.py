@@ -53,10 +53,11 @@ def start_reaudit(session: Session, org_id: str, fleet_id: str, *, force: bool) 
 
 
 def run_progress(session: Session, run: FleetRun) -> dict[str, Any]:
-    """How far a run is: N of M servers done (audited, failed or skipped), by state, one aggregate query."""
+    """How far a run is: N of M servers done (audited, failed or skipped), by state. Finished and
+    skipped counts come from the run's row; one query counts what is still pending, queued or running."""
     counts = repository.run_counts(session, run.id)
     skipped = run.skipped_unchanged + run.skipped_no_snapshot + run.skipped_in_flight
-    done = counts["succeeded"] + counts["failed"] + skipped
+    done = run.succeeded + run.failed + skipped
     return {
         "id": run.id,
         "fleet_id": run.fleet_id,
@@ -67,8 +68,8 @@ def run_progress(session: Session, run: FleetRun) -> dict[str, Any]:
         "pending": counts["pending"],
         "queued": counts["queued"],
         "running": counts["running"],
-        "succeeded": counts["succeeded"],
-        "failed": counts["failed"],
+        "succeeded": run.succeeded,
+        "failed": run.failed,
         "skipped_unchanged": run.skipped_unchanged,
         "skipped_no_snapshot": run.skipped_no_snapshot,
         "skipped_in_flight": run.skipped_in_flight,

@@ -54,7 +54,8 @@ class Fleet(Base):
 
 class FleetRun(Base):
     """One re-audit of a fleet. Its audits point at it (`audits.fleet_run_id`); servers still waiting
-    to be dispatched point at it too (`servers.pending_fleet_run_id`), so progress is one aggregate."""
+    to be dispatched point at it too (`servers.pending_fleet_run_id`). Its finished audits are counted
+    here, in the transaction that finishes them, so reading progress never walks the run's audits."""
 
     __tablename__ = "fleet_runs"
     __table_args__ = (Index("ix_fleet_runs_fleet_started", "fleet_id", "started_at"),)
@@ -76,3 +77,6 @@ class FleetRun(Base):
     skipped_no_snapshot: Mapped[int] = mapped_column(Integer, default=0, nullable=False)
     #: servers whose previous audit was still queued or running: never two audits of a server in flight.
     skipped_in_flight: Mapped[int] = mapped_column(Integer, default=0, nullable=False)
+    #: the run's audits finished so far, by outcome (`store.repositories.fleets.count_finished`).
+    succeeded: Mapped[int] = mapped_column(Integer, default=0, server_default="0", nullable=False)
+    failed: Mapped[int] = mapped_column(Integer, default=0, server_default="0", nullable=False)

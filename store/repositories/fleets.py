@@ -7,8 +7,10 @@ from datetime import datetime
 from sqlalchemy import case, delete, exists, func, select, update
 from sqlalchemy.orm import Session
 
-from store.models import AUDIT_STATUSES, Audit, Fleet, FleetRun, Server
+from store.models import Audit, AuditStatus, Fleet, FleetRun, Server
 from store.repositories.keyset import After, page_after
+
+UNFINISHED = (AuditStatus.QUEUED.value, AuditStatus.RUNNING.value)
 
 
 def get_fleet(session: Session, organization_id: str, fleet_id: str) -> Fleet | None:
@@ -151,8 +153,24 @@ def latest_run(session: Session, fleet_id: str) -> FleetRun | None:
     return session.scalars(statement).first()
 
 
+def count_finished(session: Session, finished: dict[str, tuple[int, int]]) -> None:
+    """Add (succeeded, failed) to each run's counters: one atomic UPDATE per run, in the caller's
+    transaction (the one that finishes the audits), so the counters move with the audits' status."""
+    for run_id, (succeeded, failed) in sorted(finished.items()):  # sorted: one lock order for all
+        if succeeded or failed:
+            session.execute(
+                update(FleetRun)
+                .where(FleetRun.id == run_id)
+                .values(succeeded=FleetRun.succeeded + succeeded, failed=FleetRun.failed + failed)
+                .execution_options(synchronize_session=False)
+            )
+
+
 def run_counts(session: Session, run_id: str) -> dict[str, int]:
-    """The run's audits by status and its servers still waiting for dispatch: one aggregate query."""
+    """The run's unfinished audits by status and its servers still waiting for dispatch.
+
+    Finished audits are counted on the run's row (`count_finished`); counting them here walked every
+    row version of the run's audits, a cost that grew with the run on each progress read."""
     pending = (
         select(func.count())
         .select_from(Server)
@@ -160,10 +178,12 @@ def run_counts(session: Session, run_id: str) -> dict[str, int]:
         .scalar_subquery()
     )
     by_status = [
-        func.coalesce(func.sum(case((Audit.status == status, 1), else_=0)), 0) for status in AUDIT_STATUSES
+        func.coalesce(func.sum(case((Audit.status == status, 1), else_=0)), 0) for status in UNFINISHED
     ]
-    row = session.execute(select(pending, *by_status).where(Audit.fleet_run_id == run_id)).one()
+    row = session.execute(
+        select(pending, *by_status).where(Audit.fleet_run_id == run_id, Audit.status.in_(UNFINISHED))
+    ).one()
     return {
         "pending": int(row[0]),
-        **{status: int(n) for status, n in zip(AUDIT_STATUSES, row[1:], strict=True)},
+        **{status: int(n) for status, n in zip(UNFINISHED, row[1:], strict=True)},
     }

@@ -146,3 +146,61 @@ def test_0011_keeps_snapshot_inputs_as_json_with_their_content_and_goes_back(scr
             )
     finally:
         engine.dispose()
+
+
+def test_0012_counts_an_existing_runs_finished_audits_and_goes_back(scratch_database: str) -> None:
+    """0012 adds succeeded/failed to fleet_runs, filled from the run's audits; down drops them."""
+    from sqlalchemy import text
+
+    upgrade(scratch_database, "0011_snapshot_inputs_json")
+    engine = create_engine(scratch_database)
+    try:
+        with engine.begin() as connection:
+            connection.execute(
+                text("INSERT INTO organizations (id, name, created_at) VALUES ('o', 'o', now())")
+            )
+            connection.execute(
+                text(
+                    "INSERT INTO snapshots (id, organization_id, inputs, content_hash, warnings, created_at)"
+                    " VALUES ('s', 'o', '{}', 'h', '[]', now())"
+                )
+            )
+            connection.execute(
+                text(
+                    "INSERT INTO fleets (id, organization_id, name, schedule_interval_seconds, default_role,"
+                    " default_profile, next_run_at, created_at)"
+                    " VALUES ('f', 'o', 'f', 3600, 'standalone', 'production', now(), now())"
+                )
+            )
+            for run in ("r1", "r2"):
+                connection.execute(
+                    text(
+                        "INSERT INTO fleet_runs (id, organization_id, fleet_id, started_at, total, forced,"
+                        " skipped_unchanged, skipped_no_snapshot, skipped_in_flight)"
+                        " VALUES (:id, 'o', 'f', now(), 5, true, 0, 0, 0)"
+                    ),
+                    {"id": run},
+                )
+            statuses = ["succeeded", "succeeded", "failed", "running", "queued"]
+            for number, status in enumerate(statuses):
+                connection.execute(
+                    text(
+                        "INSERT INTO audits (id, organization_id, snapshot_id, fleet_run_id, status,"
+                        " attempts, parameters, created_at, updated_at)"
+                        " VALUES (:id, 'o', 's', 'r1', :status, 1, '{}', now(), now())"
+                    ),
+                    {"id": f"a{number}", "status": status},
+                )
+        upgrade(scratch_database, "0012_fleet_run_finished_counts")
+        with engine.connect() as connection:
+            counts = dict(
+                connection.execute(
+                    text("SELECT id, ARRAY[succeeded, failed] FROM fleet_runs ORDER BY id")
+                ).all()
+            )
+        assert counts == {"r1": [2, 1], "r2": [0, 0]}
+        downgrade(scratch_database, "0011_snapshot_inputs_json")
+        columns = {column["name"] for column in inspect(engine).get_columns("fleet_runs")}
+        assert "succeeded" not in columns and "failed" not in columns
+    finally:
+        engine.dispose()

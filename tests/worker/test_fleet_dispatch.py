@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from services import jobs
 from services.fleets import get_run_progress, start_reaudit
@@ -52,6 +52,12 @@ def test_a_reaudit_sent_to_the_worker_finishes(
     with unit_of_work() as session:
         progress = get_run_progress(session, fleet_organization.id, fleet.id, run.id)
     assert (progress["total"], progress["succeeded"], progress["done"]) == (5, 5, 5)
+    with unit_of_work() as session:  # the run's counters (moved by the worker) match its audits
+        succeeded = session.scalar(
+            select(func.count()).where(Audit.fleet_run_id == run.id, Audit.status == "succeeded")
+        )
+        row = session.get(FleetRun, run.id)
+        assert row is not None and (row.succeeded, row.failed) == (succeeded, 0) == (5, 0)
 
 
 @pytest.fixture
