@@ -188,8 +188,10 @@ class OptionFileSet:
     def __init__(self, files: Mapping[str, OptionFile]) -> None:
         """Put already parsed `files` (upload order, the first is the main file) in read order."""
         self.files = dict(files)
-        order, paths, warnings = resolve_includes(self.files)
+        order, paths, unread, warnings = resolve_includes(self.files)
         self._order = order
+        #: Uploads in an `!includedir` directory that the server passes over (name or subdirectory).
+        self.unread = unread
         #: Paths in the order the server reads them (an included file where its `!include` stands).
         self.paths_read = paths
         self.warnings = warnings

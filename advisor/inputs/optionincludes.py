@@ -2,7 +2,9 @@
 
 The server reads an included file where its `!include` line stands, then carries on in the including
 file (in the group it was in). `!includedir` reads the directory's `.cnf` files (`.ini` too on
-Windows), not its subdirectories, in name order (mysys `my_dir` sorts). A missing file or directory is
+Windows), not its subdirectories, in name order (mysys `my_dir` sorts); the suffix is case-sensitive:
+mariadbd 10.11.19 `--print-defaults` over a directory of a.cnf, b.CNF, g.Cnf, c.cnf.dpkg-old, d.bak,
+e.conf, f.ini and old/x.cnf takes a.cnf alone. A missing file or directory is
 silently skipped by the server; here it is a warning, since its settings are then unknown.
 """
 
@@ -73,6 +75,22 @@ class _Resolver:
                 tails.append((base, path))
         return [path for _, path in sorted(exact or tails)]
 
+    def skipped(self, target: str, including: str, read: Collection[str]) -> list[str]:
+        """Uploads inside the `!includedir` directory (or below it) that the server does not read: another
+        suffix (`50-server.cnf.dpkg-old`, `x.bak`, `x.CNF`) or a subdirectory (`conf.d/old/x.cnf`)."""
+        wanted = self._wanted(target, including)
+        found = []
+        for norm, path in self.by_path.items():
+            if path in read or path == including:
+                continue
+            parts = norm.split("/")[:-1]
+            heads = ("/".join(parts[:i]) for i in range(1, len(parts) + 1))
+            if any(
+                head == wanted or (not _is_absolute(head) and wanted.endswith("/" + head)) for head in heads
+            ):
+                found.append(path)
+        return found
+
 
 class _Walker:
     """Depth-first over includes, each file once, collecting entries in read order."""
@@ -114,9 +132,10 @@ class _Walker:
 
 def resolve_includes(
     files: Mapping[str, OptionFile],
-) -> tuple[tuple[OptionEntry, ...], tuple[str, ...], tuple[InputWarning, ...]]:
+) -> tuple[tuple[OptionEntry, ...], tuple[str, ...], tuple[str, ...], tuple[InputWarning, ...]]:
     """The entries of `files` (upload order) in the order the server reads them, the paths in read
-    order, and the warnings (each file's own, then missing includes and cycles).
+    order, the uploads an `!includedir` passes over (upload order; the server never reads them, so they
+    give no entries), and the warnings (each file's own, then missing includes and cycles).
 
     Includes resolve by path: absolute, or relative to the including file's directory. When no upload
     has exactly that path, the one upload whose relative path ends it stands in (`conf.d/x.cnf` for
@@ -127,6 +146,7 @@ def resolve_includes(
     resolver = _Resolver(files)
     targets: dict[tuple[str, int], list[str]] = {}
     included: set[str] = set()
+    skipped: set[str] = set()
     warnings: list[InputWarning] = []
     for path, option_file in files.items():
         warnings.extend(option_file.warnings)
@@ -134,6 +154,8 @@ def resolve_includes(
             found = (resolver.directory if include.directory else resolver.file)(include.target, path)
             targets[(path, include.line)] = found
             included.update(found)
+            if include.directory:
+                skipped.update(resolver.skipped(include.target, path, found))
             if not found:
                 kind, what = (
                     ("!includedir", "no uploaded .cnf file is in this directory")
@@ -142,11 +164,13 @@ def resolve_includes(
                 )
                 message = f"{kind} {include.target}: {what}; the settings there are not known"
                 warnings.append(InputWarning(message, path, include.line))
+    unread = tuple(path for path in files if path in skipped and path not in included)
     walker = _Walker(files, targets)
+    walker.read.update(unread)  # an upload the directory listing passes over is no root of its own
     for path in files:
         if path not in included and path not in walker.read:
             walker.walk(path)
     for path in files:
         if path not in walker.read:
             walker.walk(path)
-    return tuple(walker.order), tuple(walker.paths), (*warnings, *walker.warnings)
+    return tuple(walker.order), tuple(walker.paths), unread, (*warnings, *walker.warnings)

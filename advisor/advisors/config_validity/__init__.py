@@ -15,6 +15,7 @@ from advisor.advisors.config_validity.rules import (
     misplaced_option,
     possible_typo,
     refused_option,
+    unread_file,
 )
 from advisor.rules import Rule
 
@@ -26,4 +27,5 @@ RULES: tuple[Rule, ...] = (
     invalid_value,
     duplicate_option,
     misplaced_option,
+    unread_file,
 )

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from advisor.advisors.config_validity import lines
 from advisor.advisors.config_validity.classify import classified_lines
-from advisor.findings import Severity
+from advisor.findings import Evidence, Severity
 from advisor.references import MYSQL_MYSQLD_SAFE
 from advisor.rules import Proposal, rule
 
@@ -170,3 +170,34 @@ def misplaced_option(ctx: AuditContext) -> Iterator[Proposal]:
     (`port`, `socket`, `max_allowed_packet`) and backup-tool groups are left alone.
     """
     yield from classified_lines(ctx).misplaced
+
+
+@rule("config_validity.unread_file", Severity.NOTICE, [OPTION_FILES, MARIADB_OPTION_FILES])
+def unread_file(ctx: AuditContext) -> Iterator[Proposal]:
+    """What it checks: uploaded files inside a directory an `!includedir` line names that the server does
+    not read there: a name not ending in `.cnf` (`50-server.cnf.dpkg-old`, `my.cnf.bak`, `x.conf`, `x.CNF`;
+    `.ini` counts on Windows only) or a file in a subdirectory (`conf.d/old/x.cnf`).
+
+    Why it matters: the file looks like part of the configuration but none of its lines is in force;
+    auditing it as read would call its lines the winning ones and edit a file the server never opens.
+
+    What we recommend: nothing is changed in the file; rename it to end in `.cnf` (or move it up into the
+    directory) if it is meant to be read, remove it otherwise.
+
+    Caveats: the real mariadbd 10.11 `--print-defaults` reads only the `.cnf` files directly in the
+    directory (the suffix is case-sensitive); a file also named by its own `!include` line is read.
+    """
+    if ctx.options is None:
+        return
+    for path in ctx.options.unread:
+        yield Proposal(
+            title=f"{path} is not read by the server",
+            rationale=f"{path} is in a directory that an `!includedir` line names, but the server reads only "
+            "the files directly in it whose names end in .cnf (.ini too on Windows): none of this file's "
+            "settings is in force, and the recommended files leave it as it is. Rename it to end in .cnf "
+            "if it is meant to be read; remove it otherwise.",
+            evidence=(
+                Evidence("uploaded option file", path, "not a .cnf file directly in the included directory"),
+            ),
+            severity=Severity.NOTICE,
+        )
