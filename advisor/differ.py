@@ -9,8 +9,9 @@
   one, a new `[mysqld]` goes at the end of the main file. `[mysqld_safe]` options go to `[mysqld_safe]`.
 * `comment_out` findings turn the line into a comment with a note; the successor, if any, is a
   separate `set` finding.
-* Secrets stay where they are: lines holding a secret (or a redacted placeholder) are never shown in
-  a diff, not even as context, and the recommended copies hold a comment in their place.
+* Secrets stay where they are: lines holding a secret (`advisor.secret_findings`) are never shown in
+  a diff, not even as context or when a finding comments them out, and the recommended copies hold a
+  comment in their place saying what to do with the user's own line (keep it, or comment it out).
 * The result is one recommended file per uploaded file (path, text, unified diff for `patch -p1`) and
   a combined diff. Without an uploaded file, a minimal `[mysqld]` file is built, diffed from /dev/null.
 """
@@ -26,6 +27,7 @@ from advisor.catalog import normalize_name
 from advisor.inputs.optiongroups import MYSQLD_SAFE_GROUPS
 from advisor.inputs.optionsyntax import encode_value
 from advisor.redact import REDACTED, is_secret_option
+from advisor.secret_findings import Location, secret_locations
 from advisor.unidiff import unified_diff
 
 if TYPE_CHECKING:
@@ -64,6 +66,10 @@ class Recommendation(Struct, frozen=True):
 
 
 def note(finding: Finding) -> str:
+    """The comment naming a finding in a file: its rule alone when the title had a secret redacted
+    (no placeholder ever lands in a file)."""
+    if REDACTED in finding.title:
+        return f"innotune {finding.rule}"
     return f"innotune {finding.rule}: {finding.title}"
 
 
@@ -87,18 +93,12 @@ def addition_target(options: OptionFileSet, groups: frozenset[str]) -> tuple[str
     return next(iter(options.files)), "mysqld"
 
 
-def secret_lines(file: OptionFile) -> frozenset[int]:
-    """0-based indexes of the lines that hold a secret option or a redacted placeholder."""
-    found = {entry.line - 1 for entry in file.entries() if is_secret_option(entry.raw_name)}
-    found.update(index for index, text in enumerate(file.lines()) if REDACTED in text)
-    return frozenset(found)
-
-
 class _Edits:
     """Copies of the uploaded files, edited as the findings say."""
 
-    def __init__(self, ctx: AuditContext, options: OptionFileSet) -> None:
+    def __init__(self, ctx: AuditContext, options: OptionFileSet, secrets: frozenset[Location]) -> None:
         self.ctx = ctx
+        self.secrets = secrets
         self.options = options
         self.files = options.files
         self.edited: dict[str, OptionFile] = {}
@@ -118,12 +118,16 @@ class _Edits:
         path, line = finding.option_file, finding.option_line
         if path is None or line is None or path not in self.files:
             return
-        if any(entry.line == line for entry in self.files[path].entries()):
+        if (path, line) in self.secrets:  # the user comments it out: the copy says so in its place
+            self.commented.add((path, line))
+        elif any(entry.line == line for entry in self.files[path].entries()):
             self.file(path).comment_out(line, note(finding))
             self.commented.add((path, line))
 
     def set(self, finding: Finding, variable: str, value: str) -> None:
         name = normalize_name(variable)
+        if is_secret_option(name):
+            return  # a secret is never written by us (advisor.secret_findings)
         spelled, group = spelling(self.ctx, name)
         effective = self.effective[group]
         current = effective.get(name) or effective.get(normalize_name(spelled))
@@ -153,10 +157,12 @@ class _Edits:
             self.file(path).add_options(group, options)
 
 
-def _apply(ctx: AuditContext, options: OptionFileSet, findings: Sequence[Finding]) -> dict[str, OptionFile]:
+def _apply(
+    ctx: AuditContext, options: OptionFileSet, findings: Sequence[Finding], secrets: frozenset[Location]
+) -> dict[str, OptionFile]:
     """Edited copies of the uploaded files that change, by path: comment-outs first, so a setting whose
     only line is commented out is added anew; in-place edits next; additions last (they add lines)."""
-    edits = _Edits(ctx, options)
+    edits = _Edits(ctx, options, secrets)
     for finding in findings:
         if finding.change == "comment_out":
             edits.comment_out(finding)
@@ -186,15 +192,36 @@ def _fresh(ctx: AuditContext, findings: Sequence[Finding]) -> Recommendation:
     return Recommendation((RecommendedFile(FRESH_PATH, text, diff),), diff)
 
 
-def _kept_out(lines: list[str], origins: Sequence[int | None], protected: frozenset[int]) -> str:
-    """The text with each protected original line replaced by a comment saying the secret stays put."""
-    if not protected:
+KEPT_OUT: Final = "# innotune: a line holding a secret is kept out of this copy"
+
+
+def _kept_out_notes(path: str, findings: Sequence[Finding], protected: frozenset[int]) -> dict[int, str]:
+    """For each protected line (0-based), the comment standing in for it: keep your own, comment it
+    out when a finding says the server refuses it, or rename it when a finding respells a secret."""
+    notes = dict.fromkeys(protected, f"{KEPT_OUT}; keep your own")
+    for finding in findings:
+        line = finding.option_line
+        located = finding.option_file == path and line is not None and line - 1 in protected
+        if finding.change == "comment_out" and located and line is not None:
+            notes[line - 1] = f"{KEPT_OUT}; comment out your own ({note(finding)})"
+    for finding in findings:  # a secret respelled (advisor.secret_findings): the user renames theirs
+        if finding.correction and finding.variable and is_secret_option(finding.variable):
+            for item in finding.evidence:
+                where, _, line_text = item.source.rpartition(":")
+                if where == path and line_text.isdigit() and int(line_text) - 1 in protected:
+                    rename = f"rename your own to {finding.variable}"
+                    notes[int(line_text) - 1] = f"{KEPT_OUT}; {rename}, value kept ({note(finding)})"
+    return notes
+
+
+def _kept_out(lines: list[str], origins: Sequence[int | None], notes: dict[int, str]) -> str:
+    """The text with each protected original line replaced by a comment saying what to do with it."""
+    if not notes:
         return "".join(lines)  # nothing to keep out (most files): no line needs a look
     out = []
     for text, origin in zip(lines, origins, strict=True):
-        if origin is not None and origin - 1 in protected:
-            ending = text[len(text.rstrip("\r\n")) :]
-            text = f"# innotune: a line holding a secret is kept out of this copy; keep your own{ending}"
+        if origin is not None and origin - 1 in notes:
+            text = notes[origin - 1] + text[len(text.rstrip("\r\n")) :]
         out.append(text)
     return "".join(out)
 
@@ -203,16 +230,18 @@ def render_recommendation(ctx: AuditContext, findings: Sequence[Finding]) -> Rec
     """Every uploaded file with the findings' changes made, its diff, and the combined diff."""
     if ctx.options is None:
         return _fresh(ctx, findings)
-    edited = _apply(ctx, ctx.options, findings)
+    secrets = secret_locations(ctx.options, findings)
+    edited = _apply(ctx, ctx.options, findings, secrets)
     files: list[RecommendedFile] = []
     kept_out: list[str] = []
     for path, original in ctx.options.files.items():
         copy = edited.get(path, original)
-        protected = secret_lines(original)
+        protected = frozenset(line - 1 for where, line in secrets if where == path)
         kept_out.extend(f"{path}:{index + 1}" for index in sorted(protected))
         old, new, origins = original.lines(), copy.lines(), copy.origins()
         diff = unified_diff(path, old, new, origins, protected) if path in edited else ""
-        files.append(RecommendedFile(path, _kept_out(new, origins, protected), diff))
+        notes = _kept_out_notes(path, findings, protected) if protected else {}
+        files.append(RecommendedFile(path, _kept_out(new, origins, notes), diff))
     return Recommendation(tuple(files), "".join(file.diff for file in files), tuple(kept_out))
 
 

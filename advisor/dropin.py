@@ -22,6 +22,7 @@ from msgspec import Struct
 from advisor.catalog import normalize_name
 from advisor.differ import note, spelling
 from advisor.inputs.optionsyntax import encode_value
+from advisor.redact import is_secret_option
 
 if TYPE_CHECKING:
     from advisor.context import AuditContext
@@ -96,6 +97,8 @@ def render_dropin(ctx: AuditContext, findings: Sequence[Finding]) -> DropIn | No
             cannot_fix.append(f"{where} must be commented out in the file itself ({note(finding)})")
         if finding.change != "set" or not finding.variable or finding.recommended is None:
             continue
+        if is_secret_option(finding.variable):
+            continue  # never written by us (advisor.secret_findings)
         spelled, group = spelling(ctx, normalize_name(finding.variable))
         sections.setdefault(group, []).extend(
             [f"# {note(finding)}", f"{spelled} = {encode_value(finding.recommended)}"]

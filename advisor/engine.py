@@ -36,6 +36,7 @@ from advisor.inputs.statusvars import (
 from advisor.live_sql import order_live_sql
 from advisor.model import AuditInputs, AuditResult, Drift, VersionSource
 from advisor.rules import Proposal, Rule
+from advisor.secret_findings import keep_secrets_out
 from advisor.sql import apply_sql, numeric_value, same_spelling, same_value
 from advisor.version import ServerVersion, parse_version
 
@@ -304,8 +305,9 @@ def _secrets_warning(kept_out: tuple[str, ...]) -> tuple[InputWarning, ...]:
     return (
         InputWarning(
             f"your secrets stay where they are: the lines holding them ({where}) are never in the diff, "
-            "and the recommended copies hold a comment in their place. Apply the diff to your own files, "
-            "or copy those lines back before you install a recommended copy."
+            "and the recommended copies hold a comment in their place saying what to do with your line (keep "
+            "it, or comment it out). Apply the diff to your own files, or copy those lines back as the "
+            "comments say before you install a recommended copy."
         ),
     )
 
@@ -327,7 +329,7 @@ def audit(inputs: AuditInputs, timings: dict[str, float] | None = None) -> Audit
     parsed = parse_inputs(inputs)
     parsed_at = perf_counter()
     ctx = build_context(parsed, inputs)
-    findings = order_live_sql(ctx, settle_conflicts(run_rules(ctx)))
+    findings = keep_secrets_out(ctx.options, order_live_sql(ctx, settle_conflicts(run_rules(ctx))))
     findings.sort(key=lambda f: (f.severity.rank, f.advisor, f.rule, f.variable or ""))
     recommendation = render_recommendation(ctx, findings)
     result = AuditResult(

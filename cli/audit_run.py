@@ -70,7 +70,11 @@ def _print_or_write(result: AuditResult, output_dir: str | None) -> None:
         target.write_bytes(file.recommended.encode("utf-8", errors="surrogateescape"))
         echo(f"wrote {target}", err=True)
     for line in result.secrets_kept_out:
-        echo(f"innotune audit: {line} holds a secret: kept out of the copy, copy your line back", err=True)
+        echo(
+            f"innotune audit: {line} holds a secret: kept out of the copy, copy your line back "
+            "as the comment in its place says",
+            err=True,
+        )
 
 
 def _print_dropin(result: AuditResult) -> None:

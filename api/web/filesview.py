@@ -13,7 +13,7 @@ from typing import Any
 from api.web.resultview import DiffView, diff_view
 
 #: the comment that stands in a recommended copy for a line holding a secret (advisor.differ).
-KEPT_OUT_COMMENT = "# innotune: a line holding a secret is kept out of this copy; keep your own"
+KEPT_OUT_COMMENT = "# innotune: a line holding a secret is kept out of this copy"
 #: words of the audit warning that says secrets were kept out (advisor.engine).
 SECRETS_WARNING_WORDS = "secrets stay where they are"
 _UNSAFE_NAME_CHARS = re.compile(r"[^A-Za-z0-9._+-]")

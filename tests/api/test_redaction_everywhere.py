@@ -81,6 +81,8 @@ MYCNF_LAYOUTS: dict[str, str] = {
     "ssl passphrase": "[client]\nssl-passphrase = {secret}\n",
     "commented out": "[client]\n# password = {secret}\n",
     "refused line": "[client]\npassword {secret}\n",
+    # a group the server reads: the server refuses `password`, the finding must not quote it
+    "server refuses password": "[client-server]\npassword = {secret}\n",
 }
 STATEMENTS = [
     "ALTER USER 'app'@'%' IDENTIFIED BY '{secret}'",
@@ -270,6 +272,8 @@ def test_a_secret_in_any_layout_is_in_no_response_log_or_database_row(
     for response in responses:
         shown = response.text + repr(dict(response.headers))
         assert secret not in shown, (placement.description, response.request.url, response.status_code)
+        if response.request.url.path.endswith(("/mycnf", "/files")):  # files we hand back: no placeholder
+            assert "[REDACTED]" not in response.text, (placement.description, response.request.url)
     assert secret not in _log_text(caplog.records), placement.description
     dump = _database_dump(database)
     assert secret not in dump, placement.description

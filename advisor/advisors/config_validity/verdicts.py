@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Final
 from advisor.advisors.config_validity.lines import kept_instead, later_line, line_evidence, wins_after
 from advisor.findings import Evidence, Severity
 from advisor.optioncheck import Outcome, Verdict, judge
+from advisor.redact import is_secret_option
 from advisor.rules import Proposal
 
 if TYPE_CHECKING:
@@ -133,6 +134,10 @@ def fix(ctx: AuditContext, entry: OptionEntry, found: Verdict) -> Iterator[Propo
     then = f" The recommended file writes `{found.suggestion}` instead." if correction else ""
     if correction is not None and later is not None:
         then, correction = kept_instead(later, correction[0]), None
+    elif correction is not None and is_secret_option(correction[0]):  # never written by us
+        then = (
+            f" Rename it to {correction[0]} in your own file: its value is a secret, kept out of our files."
+        )
     server = Evidence("server", ctx.version.describe(), found.basis or "target version")
     yield _comment_out(
         entry,
