@@ -126,11 +126,30 @@ def _rewrite(ctx: AuditContext, entry: OptionEntry, name: str, value: str, sever
     )
 
 
+def _later(ctx: AuditContext, entry: OptionEntry, name: str) -> OptionEntry | None:
+    """The line read after `entry` that the user meant to set `name` last: a valid line for it, else a later
+    misspelling or abbreviation that is corrected to it (`max_conections = 5000` then `max_connectons = 200`
+    means 200)."""
+    found = later_line(ctx, entry, name)
+    if found is not None or ctx.options is None:
+        return found
+    after = False
+    for other in ctx.options.entries(ctx.groups_read):
+        if other is entry:
+            after = True
+        elif after and other.prefix is None and ctx.catalog.lookup(other.name, ctx.version) is None:
+            said = verdict(ctx, other)
+            fixed = _correction(said) if trusted(ctx, said) and is_typo(said) else None
+            if fixed is not None and fixed[0] == name:
+                found = other
+    return found
+
+
 def fix(ctx: AuditContext, entry: OptionEntry, found: Verdict) -> Iterator[Proposal]:
     """Comment the line out, naming what the server does; write the corrected line when the intent is clear."""
     written = entry.raw_name if entry.given is None else f"{entry.raw_name} = {entry.given}"
     correction = _correction(found)
-    later = later_line(ctx, entry, correction[0]) if correction else None
+    later = _later(ctx, entry, correction[0]) if correction else None
     then = f" The recommended file writes `{found.suggestion}` instead." if correction else ""
     if correction is not None and later is not None:
         then, correction = kept_instead(later, correction[0]), None
@@ -156,7 +175,7 @@ def abbreviation(ctx: AuditContext, entry: OptionEntry, found: Verdict) -> Itera
     correction = _correction(found)
     if correction is None:
         return
-    later = later_line(ctx, entry, correction[0])
+    later = _later(ctx, entry, correction[0])
     then = (
         kept_instead(later, correction[0])
         if later is not None
