@@ -9,6 +9,8 @@
   one, a new `[mysqld]` goes at the end of the main file. `[mysqld_safe]` options go to `[mysqld_safe]`.
 * `comment_out` findings turn the line into a comment with a note; the successor, if any, is a
   separate `set` finding.
+* A UTF-8 byte-order mark is left out of the copy (the server refuses a file that starts with one,
+  config_validity.byte_order_mark), so the diff rewrites line 1 without it.
 * Secrets stay where they are: lines holding a secret (`advisor.secret_findings`) are never shown in
   a diff, not even as context or when a finding comments them out, and the recommended copies hold a
   comment in their place saying what to do with the user's own line (keep it, or comment it out).
@@ -163,6 +165,9 @@ def _apply(
     """Edited copies of the uploaded files that change, by path: comment-outs first, so a setting whose
     only line is commented out is added anew; in-place edits next; additions last (they add lines)."""
     edits = _Edits(ctx, options, secrets)
+    for path, file in options.files.items():  # the server refuses a file starting with one
+        if file.has_bom and (path, 1) not in secrets:
+            edits.file(path).drop_bom()
     for finding in findings:
         if finding.change == "comment_out":
             edits.comment_out(finding)

@@ -136,6 +136,11 @@ class OptionFile(OptionFileEdits):
             found = (bom, *found)
         return found
 
+    @property
+    def has_bom(self) -> bool:
+        """Whether the file starts with a UTF-8 byte-order mark (which the server reads as text)."""
+        return bool(self._bom)
+
     def line_text(self, line: int) -> str:
         """The text of `line` without its line ending."""
         return self._lines[self._index(line)].removesuffix("\r")
@@ -155,6 +160,12 @@ class OptionFile(OptionFileEdits):
         return [number or None for number in origin[: self.line_count]]
 
     # ------------------------------------------------------------------ editing
+    def drop_bom(self) -> None:
+        """Leave the byte-order mark out: line 1 counts as edited, so a diff rewrites it without."""
+        if self._bom:
+            self._bom = ""
+            self._touch()[0] = 0
+
     def copy(self) -> OptionFile:
         """An independent copy: edit it and compare with the original."""
         twin = OptionFile(self.path, self._bom, list(self._lines), self._found, self._strict)

@@ -213,3 +213,33 @@ def test_fields_replace_single_fields_of_the_hardware_file(
     assert _evidence(merged, "storage") == ["ssd", "ssd"]
     assert _evidence(alone, "storage") == []
     assert not {"flushing.io_capacity", "flushing.flush_neighbors"} & {f["rule"] for f in alone["findings"]}
+
+
+def test_a_byte_order_mark_is_critical_and_left_out_of_the_copy_and_the_diff(
+    client: TestClient, tenants: Tenants, worker: WorkerProcess, tmp_path: Path
+) -> None:
+    """A my.cnf saved with a UTF-8 BOM (mariadbd refuses it at line 1): a critical finding says so,
+    the recommended copy starts without it, and `patch -p1` of the diff gives that copy."""
+    text = "\ufeff[mysqld]\ninnodb_buffer_pool_size = 128M\n"
+    data = {**FACTS, "server_version": "10.11.6-MariaDB", "mycnf_path": ["/etc/mysql/my.cnf"]}
+    response = client.post(
+        "/v1/analyze",
+        params={"wait": 30},
+        files=[("mycnf", ("my.cnf", text.encode()))],
+        data=data,
+        headers=tenants.mine.headers,
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    found = {finding["rule"]: finding["severity"] for finding in body["findings"]}
+    assert found.get("config_validity.byte_order_mark") == "critical"
+    copy = body["files"][0]["recommended"]
+    assert copy.startswith("[mysqld]\n")
+    target = tmp_path / "etc/mysql/my.cnf"
+    target.parent.mkdir(parents=True)
+    target.write_bytes(text.encode())
+    run = subprocess.run(
+        ["patch", "-p1", "--batch"], input=body["diff"], text=True, cwd=tmp_path, capture_output=True
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert target.read_text(encoding="utf-8") == copy

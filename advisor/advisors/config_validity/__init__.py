@@ -7,6 +7,7 @@ server": such a name is only reported when it is a near miss of a name the versi
 
 from __future__ import annotations
 
+from advisor.advisors.config_validity.encoding import byte_order_mark
 from advisor.advisors.config_validity.rules import (
     deprecated_option,
     duplicate_option,
@@ -20,6 +21,7 @@ from advisor.advisors.config_validity.rules import (
 from advisor.rules import Rule
 
 RULES: tuple[Rule, ...] = (
+    byte_order_mark,
     refused_option,
     ignored_option,
     deprecated_option,
