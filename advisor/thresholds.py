@@ -27,9 +27,10 @@ class BufferPoolThresholds(Struct, frozen=True):
     max_miss_rate: float = 0.01
     # Where the pool is sized to the data (a ci box, or beside big MyISAM/Aria tables): the pool
     # holds twice the InnoDB data and indexes. Besides table pages it holds undo pages, the
-    # change buffer and the free pages reads and LRU flushing need, and data grows; measured on
-    # a real MariaDB 10.11 under sysbench (bench/tuning_gain.py, workload a), a pool at 1.1x the
-    # data (512M for 0.37 GiB) ran at 0.92x the TPS of a pool with memory to spare.
+    # change buffer and the free pages reads and LRU flushing need, and data grows. Measured on a
+    # real MariaDB 10.11 under sysbench (bench/tuning_gain.py, workload a), 512M (1.1x of 0.37 GiB)
+    # and 896M (2.4x) both ran at ~0.93x the TPS of a 16G pool: the size here is a judgement, not
+    # a measured optimum.
     dataset_headroom: float = 2.0
     # Pools at least this large benefit from several instances (MySQL, MariaDB < 10.5).
     multi_instance_min_bytes: int = 1 * GIB

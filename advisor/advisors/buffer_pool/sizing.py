@@ -109,7 +109,7 @@ def undersized(ctx: AuditContext) -> Iterator[Proposal]:
     dedicated production server the pool is sized for that growth room, not to today's data; on a ci
     box, or beside large MyISAM/Aria tables, it is capped at twice the InnoDB data and indexes when
     schema facts give the whole dataset (the pool also holds undo pages, the change buffer and the free
-    pages reads need; a pool at 1.1x the data ran 0.92x as fast on a real MariaDB under sysbench). The rationale says how much room the new size leaves for the
+    pages reads need, and the data grows). The rationale says how much room the new size leaves for the
     data to grow and how much memory stays outside the pool. Sizes are aligned to
     innodb_buffer_pool_chunk_size × innodb_buffer_pool_instances.
 
