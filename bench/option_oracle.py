@@ -161,12 +161,17 @@ def server_command(binary: str) -> tuple[list[str], dict[str, str]]:
     from advisor.optioncheck.fetch_apt import library_dirs
 
     env["LD_LIBRARY_PATH"] = library_dirs(tree)
-    extra = [f"--lc-messages-dir={tree / 'usr/share/mysql'}", f"--datadir={tree}"]  # not this machine's datadir
+    extra = [
+        f"--lc-messages-dir={tree / 'usr/share/mysql'}",
+        f"--datadir={tree}",
+    ]  # not this machine's datadir
     version = subprocess.run([binary, "--version"], capture_output=True, text=True, env=env).stdout
     if "MariaDB" in version:
         return [*extra, "--verbose", "--help"], env
     extra.append(f"--secure-file-priv={tree}")  # MySQL checks the directory even for --help
-    asks = ["--validate-config"] if " 8." in version else ["--verbose", "--help"]  # 5.7 has no --validate-config
+    asks = (
+        ["--validate-config"] if " 8." in version else ["--verbose", "--help"]
+    )  # 5.7 has no --validate-config
     return [*extra, *asks], env
 
 

@@ -114,7 +114,9 @@ def test_newly_wrong_lists_servers_with_new_findings(fleet_organization: Organiz
     with unit_of_work() as session:
         summary = fleet_summary(session, fleet_organization.id, fleet.id)
         # The summary reads the stored comparison, not the findings: prove it by emptying them.
-        session.execute(update(Audit).where(Audit.server_id.in_(fleet.server_ids)).values(stored_findings=None))
+        session.execute(
+            update(Audit).where(Audit.server_id.in_(fleet.server_ids)).values(stored_findings=None)
+        )
         again = fleet_summary(session, fleet_organization.id, fleet.id)
         session.rollback()
     newly = summary["newly_wrong"]
