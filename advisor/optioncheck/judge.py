@@ -7,7 +7,15 @@ from advisor.optioncheck import names as naming
 from advisor.optioncheck.model import OptionFacts, Outcome, Verdict
 from advisor.optioncheck.names import Resolution
 from advisor.optioncheck.state import Judgement, line, parse_version
-from advisor.optioncheck.unknown import absent_here, ambiguous, not_in_version, plugin_words, unknown
+from advisor.optioncheck.unknown import (
+    absent_here,
+    ambiguous,
+    not_in_version,
+    plugin_words,
+    stub,
+    stub_by_prefix,
+    unknown,
+)
 from advisor.optioncheck.validated import check_validated
 from advisor.optioncheck.values import ValueCheck, check_value
 
@@ -33,7 +41,8 @@ def judge(name: str, value: str | None, *, flavor: str, version: str | tuple[int
     if resolution.facts is None:
         if absent_here(state, current):  # an option of other versions, whose list the target's lacks
             return not_in_version(state, current, loose)
-        return unknown(state, current, loose)
+        swallowed_as = stub_by_prefix(state, current) if flavor == "mariadb" and prefix_matching else None
+        return stub(state, swallowed_as) if swallowed_as else unknown(state, current, loose)
     if resolution.by_prefix and (not prefix_matching or (flavor == "mysql" and state.version >= (5, 7))):
         return unknown(state, current, loose, prefix_of=resolution.facts.name)
     if absent_here(state, resolution.facts.name):

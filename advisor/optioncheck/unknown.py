@@ -49,6 +49,19 @@ def swallowed(state: Judgement, name: str) -> bool:
     return not exact and name in state.data.names.get("compatibility_stubs", ())
 
 
+def stub_by_prefix(state: Judgement, name: str) -> str | None:
+    """The one removed option MariaDB still swallows that `name` abbreviates (innodb_buffer_pool_instance on
+    10.11: mariadbd 10.11.19 takes it as innodb_buffer_pool_instances, warns and starts); None otherwise."""
+    names = state.history
+    stubs: set[str] = set()
+    if names is not None:
+        stubs.update(*(names.snapshots[i].swallowed for i in names.neighbours(state.version)))
+    if names is None or not names.exact(state.version):
+        stubs.update(state.data.names.get("compatibility_stubs", ()))
+    reached = [stub for stub in stubs if stub.startswith(name)]
+    return reached[0] if len(reached) == 1 else None
+
+
 def stub(state: Judgement, name: str) -> Verdict:
     return state.verdict(Outcome.IGNORES_WITH_WARNING, "compatibility_stub",
                          f"'{name}' is an option {state.data.flavor} still takes and ignores with a warning "

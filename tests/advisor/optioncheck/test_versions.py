@@ -219,3 +219,14 @@ def test_an_ambiguous_prefix_before_57_is_not_certain() -> None:
     and 5.6.40's, so whether 5.5.62 refuses it is not called certain."""
     verdict = judge("table_open", "64", flavor="mysql", version="5.5.62")
     assert verdict.reason == "ambiguous_prefix" and not verdict.certain
+
+
+def test_a_unique_prefix_of_a_swallowed_removed_option_is_swallowed_too() -> None:
+    """mariadbd 10.11.19 reads innodb_buffer_pool_instance as the removed innodb_buffer_pool_instances (a
+    warning, rc 0); with getopt-prefix-matching off it refuses the line (exit 7)."""
+    verdict = judge("innodb_buffer_pool_instance", "8", flavor="mariadb", version="10.11.19")
+    assert verdict.outcome is Outcome.IGNORES_WITH_WARNING and verdict.reason == "compatibility_stub"
+    refused = judge(
+        "innodb_buffer_pool_instance", "8", flavor="mariadb", version="10.11.19", prefix_matching=False
+    )
+    assert refused.outcome is Outcome.REFUSES_TO_START
