@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import create_engine, inspect
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Connection, make_url
 
 from migrations.commands import downgrade, upgrade
 from store.base import Base
@@ -109,6 +109,21 @@ def _inputs_type(url: str) -> str:
         engine.dispose()
 
 
+def _organization_and_snapshot(connection: Connection, inputs: str) -> None:
+    """Organisation 'o' with snapshot 's' holding `inputs` (JSON text), written as raw SQL: the models
+    follow the newest migration, these tests stand at older ones."""
+    from sqlalchemy import text
+
+    connection.execute(text("INSERT INTO organizations (id, name, created_at) VALUES ('o', 'o', now())"))
+    connection.execute(
+        text(
+            "INSERT INTO snapshots (id, organization_id, inputs, content_hash, warnings, created_at)"
+            " VALUES ('s', 'o', CAST(:inputs AS jsonb), 'h', '[]', now())"
+        ),
+        {"inputs": inputs},
+    )
+
+
 def test_0011_keeps_snapshot_inputs_as_json_with_their_content_and_goes_back(scratch_database: str) -> None:
     """0011 turns snapshots.inputs from jsonb into json and back, keeping a stored snapshot's inputs."""
     from sqlalchemy import text
@@ -118,16 +133,7 @@ def test_0011_keeps_snapshot_inputs_as_json_with_their_content_and_goes_back(scr
     engine = create_engine(scratch_database)
     try:
         with engine.begin() as connection:
-            connection.execute(
-                text("INSERT INTO organizations (id, name, created_at) VALUES ('o', 'o', now())")
-            )
-            connection.execute(
-                text(
-                    "INSERT INTO snapshots (id, organization_id, inputs, content_hash, warnings, created_at)"
-                    " VALUES ('s', 'o', CAST(:inputs AS jsonb), 'h', '[]', now())"
-                ),
-                {"inputs": inputs},
-            )
+            _organization_and_snapshot(connection, inputs)
         assert _inputs_type(scratch_database) == "jsonb"
         upgrade(scratch_database)
         assert _inputs_type(scratch_database) == "json"
@@ -156,15 +162,7 @@ def test_0012_counts_an_existing_runs_finished_audits_and_goes_back(scratch_data
     engine = create_engine(scratch_database)
     try:
         with engine.begin() as connection:
-            connection.execute(
-                text("INSERT INTO organizations (id, name, created_at) VALUES ('o', 'o', now())")
-            )
-            connection.execute(
-                text(
-                    "INSERT INTO snapshots (id, organization_id, inputs, content_hash, warnings, created_at)"
-                    " VALUES ('s', 'o', '{}', 'h', '[]', now())"
-                )
-            )
+            _organization_and_snapshot(connection, "{}")
             connection.execute(
                 text(
                     "INSERT INTO fleets (id, organization_id, name, schedule_interval_seconds, default_role,"
