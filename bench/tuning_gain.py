@@ -121,7 +121,7 @@ def run_workload(args: argparse.Namespace, workload: Workload, tool: advice.Inno
         checks = check_apply_sql(bench, base, audits)
         measured = measure_rounds(bench, config_files(bench, base), watched_variables(audits))
         result = entry(bench, data_gib, audits, checks, measured)
-        report.save(workload.name, result)
+        report.save(workload.name, result, diagnosis=bool(args.variant or args.only))
         print(report.render({"workloads": {workload.name: result}}), flush=True)
     except BenchError as exc:
         print(f"\n!!! FAILURE: workload {workload.name}: {exc}\n", flush=True)
@@ -154,10 +154,33 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--rev", help="audit with the code of this git revision instead of the working tree")
     parser.add_argument("--skip-default", action="store_true", help="do not measure the Debian default")
     parser.add_argument("--keep", action="store_true", help="keep the temp dir (debugging)")
+    parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="NAME=BASE:VAR=VALUE[,VAR=VALUE]",
+        help="an A/B variant: configuration BASE (production, ci, expert, relaxed) with these settings "
+        "appended (they win); e.g. relaxed-dw=relaxed:innodb_doublewrite=0. Repeatable. A run with "
+        "variants or --only is a diagnosis: written to bench/results/tuning_ab.json, the doc untouched",
+    )
+    parser.add_argument("--only", help="comma-separated configurations to measure (default: all)")
     args = parser.parse_args(argv)
+    args.variant = dict(_variant(parser, text) for text in args.variant)
+    args.only = set(args.only.split(",")) if args.only else None
     if args.port == 3306:
         parser.error("3306 is the shared server's port: never used by this bench")
     return args
+
+
+def _variant(parser: argparse.ArgumentParser, text: str) -> tuple[str, tuple[str, list[tuple[str, str]]]]:
+    name, _, rest = text.partition("=")
+    base, _, settings = rest.partition(":")
+    pairs = [pair.partition("=") for pair in settings.split(",") if pair]
+    if not name or base not in {"production", "ci", "expert", "relaxed", "default"} or not pairs:
+        parser.error(f"--variant {text!r}: expected NAME=BASE:VAR=VALUE[,VAR=VALUE]")
+    if any(not variable or not sep for variable, sep, _ in pairs):
+        parser.error(f"--variant {text!r}: each setting is VAR=VALUE")
+    return name, (base, [(variable.strip(), value.strip()) for variable, _, value in pairs])
 
 
 def main(argv: list[str] | None = None) -> int:

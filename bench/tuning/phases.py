@@ -132,6 +132,14 @@ def config_files(bench: Bench, base: Path) -> dict[str, Path]:
         files[name].write_text(reference_cnf(base.read_text(), ref, budget))
     if bench.args.skip_default:
         del files["default"]
+    for name, (base_name, overrides) in bench.args.variant.items():
+        files[name] = root / f"{name}.cnf"
+        lines = "".join(f"{variable} = {value}\n" for variable, value in overrides)
+        files[name].write_text(
+            f"{files[base_name].read_text().rstrip()}\n\n# ---- --variant {name} ----\n[mysqld]\n{lines}"
+        )
+    if bench.args.only:
+        files = {name: path for name, path in files.items() if name in bench.args.only}
     return files
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "bench" / "results" / "tuning_gain.json"
+AB_RESULTS = ROOT / "bench" / "results" / "tuning_ab.json"
 DOC = ROOT / "docs" / "tuning-gain.md"
 PAIRS = {"production/expert": ("production", "expert"), "ci/relaxed": ("ci", "relaxed")}
 LABELS = {
@@ -55,14 +56,17 @@ def targets(ratio: dict[str, dict[str, float | None]]) -> dict[str, bool | None]
     }
 
 
-def save(workload: str, entry: dict[str, Any]) -> None:
-    """Merge this workload's entry into the results file and regenerate the doc."""
-    data: dict[str, Any] = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+def save(workload: str, entry: dict[str, Any], *, diagnosis: bool = False) -> None:
+    """Merge this workload's entry into the results file and regenerate the doc; a diagnosis
+    (A/B variants, a subset of configurations) goes to its own file and leaves the doc alone."""
+    path = AB_RESULTS if diagnosis else RESULTS
+    data: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {}
     data.setdefault("workloads", {})[workload] = entry
     data["workloads"] = dict(sorted(data["workloads"].items()))
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(data, indent=2) + "\n")
-    DOC.write_text(render(data))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2) + "\n")
+    if not diagnosis:
+        DOC.write_text(render(data))
 
 
 def _fmt(value: float | None, digits: int = 0) -> str:
