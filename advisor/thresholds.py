@@ -151,11 +151,28 @@ class IsolationThresholds(Struct, frozen=True):
 class MemoryThresholds(Struct, frozen=True):
     """Memory budget."""
 
-    # Share of usable memory that global + per-connection buffers may reach at max_connections.
+    # Share of usable memory that global + per-connection buffers may reach. In a container (a memory
+    # limit below the host's memory) this share is the whole reserve: no OS lives inside the cgroup, but
+    # the kernel memory charged to it (page tables, socket buffers) and the page cache of the files
+    # InnoDB does not open with O_DIRECT (redo, binary log, temporary files) need a little room.
     max_fraction_of_memory: float = 0.95
+    # On a host, memory kept back for the OS and its page cache ...
     os_reserve_bytes: int = 1 * GIB
     # ... but never more than this share of a small machine.
     os_reserve_max_fraction: float = 0.25
+    # The server's own memory beyond its configured buffers, counted in a container (on a host the OS
+    # reserve holds it): code and libraries, the data dictionary,
+    # thread stacks of the background threads, InnoDB's fixed allocations. Measured with
+    # bench/server_memory.py on MariaDB 10.11.19 with Debian's defaults: 99 MiB resident when idle with a
+    # 128M pool (InnoDB's "Total large memory allocated" is the pool + 32 MiB at 128M and at 1408M).
+    server_base_bytes: int = 128 * MIB
+    # With SHOW GLOBAL STATUS, per-connection buffers are counted at Max_used_connections times this
+    # margin (capped at max_connections) instead of at max_connections: the busiest moment seen, with
+    # room for a busier one (MySQLTuner's "peak" model counts them at Max_used_connections itself) ...
+    observed_connections_margin: float = 1.5
+    # ... and this wider margin when the server has run for less than EvidenceThresholds'
+    # fair_uptime_seconds: a high-water mark from a short uptime may not have met the busy hour yet.
+    observed_connections_margin_short_uptime: float = 2.0
     # MySQL 8.0+ TempTable engine: RAM for all in-memory temporary tables together when
     # temptable_max_ram is not in the inputs (its 8.0 default).
     temptable_ram_assumed_bytes: int = 1 * GIB

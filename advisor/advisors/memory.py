@@ -34,13 +34,26 @@ def _evidence(ctx: AuditContext, budget: MemoryBudget) -> tuple[Evidence, ...]:
     if budget.max_used_connections is not None and ctx.status is not None:
         source = f"SHOW GLOBAL STATUS Max_used_connections ({ctx.status.describe_window()})"
         found.append(Evidence("Max_used_connections", str(budget.max_used_connections), source))
+    found.append(
+        Evidence("memory limit for the server", describe_bytes(budget.limit_bytes), budget.reserve_source)
+    )
     return tuple(found)
 
 
+def _severity(budget: MemoryBudget) -> Severity | None:
+    """Critical when the global buffers or the busiest moment seen exceed memory; a notice when only the
+    configured ceiling overcommits and the observed concurrency, with its margin, fits the limit."""
+    peak = budget.observed_peak_bytes
+    if budget.global_bytes >= budget.usable_bytes or (peak is not None and peak > budget.usable_bytes):
+        return Severity.CRITICAL
+    if peak is not None and budget.realistic_peak_bytes <= budget.limit_bytes:
+        return Severity.NOTICE
+    return None
+
+
 def _reserve_text(budget: MemoryBudget) -> str:
-    """How the limit was set: what is kept back for the OS and what the temporary tables count for."""
-    kept = describe_bytes(budget.usable_bytes - budget.limit_bytes)
-    return f"{kept} kept back for the OS; temporary tables counted once, not per connection"
+    """How the limit was set: what is kept back and what the temporary tables count for."""
+    return f"{budget.reserve_source}; temporary tables counted once, not per connection"
 
 
 def _raise_fits(ctx: AuditContext, growth_bytes: int, limit_bytes: int) -> bool:
@@ -82,7 +95,8 @@ def _advice(ctx: AuditContext, budget: MemoryBudget) -> str:
 def overcommitted(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: global buffers plus per-connection buffers × max_connections against usable memory
     (the lower of RAM and a container limit), keeping back 5% of it and at least 1 GiB (a quarter of a
-    small machine) for the OS.
+    small machine) for the OS — in a container only the 5%, for the kernel memory and page cache charged
+    to the cgroup.
 
     Why it matters: when every allowed connection sorts and joins at once the server needs the
     worst-case sum; beyond usable memory it swaps or the OOM killer ends mysqld, and a crash under peak
@@ -91,8 +105,9 @@ def overcommitted(ctx: AuditContext) -> Iterator[Proposal]:
     What we recommend: bring the sum under the limit — lower max_connections to what the application
     uses, shrink the per-connection buffers, or the buffer pool (buffer_pool sizes it from what is left).
     Critical when the global buffers alone, or the worst case at the busiest moment seen so far
-    (Max_used_connections), exceed usable memory. The rationale names the connection count and the
-    limit it used.
+    (Max_used_connections), exceed usable memory; a notice when only max_connections overcommits and the
+    busiest moment with a margin (× 1.5, × 2 after less than an hour of uptime) fits the limit — the
+    peak the buffer pool is sized for. The rationale names the connection count and the limit it used.
 
     Caveats: the model is MySQLTuner's, after the MySQL manual's "How MySQL Uses Memory": global =
     buffer pool, log buffer, key buffer, query cache, Aria page cache, and one in-memory temporary table
@@ -100,18 +115,20 @@ def overcommitted(ctx: AuditContext) -> Iterator[Proposal]:
     per connection = sort, join, read, read_rnd buffers, thread stack and binlog cache. A full temporary
     table in every connection at once is not counted: the limit is a per-table ceiling, most are small,
     and a larger one goes to disk. Still pessimistic: most connections use far less; a query can also
-    allocate some buffers twice. InnoDB's own overhead beyond the pool is covered by the reserve only.
+    allocate some buffers twice. The server's own memory beyond its buffers (code, dictionary,
+    background threads) is held by the OS reserve on a host and counted as a global item in a container
+    (128 MiB: measured on MariaDB 10.11, bench/server_memory.py).
     """
     budget = memory_budget(ctx)
     if budget is None or budget.worst_case_bytes <= budget.limit_bytes:
         return
     peak = budget.observed_peak_bytes
     usable = budget.usable_bytes
-    critical = budget.global_bytes >= usable or (peak is not None and peak > usable)
     peak_text = (
         f" At the {budget.max_used_connections} connections seen at the busiest moment "
         f"(Max_used_connections) it is "
-        f"{describe_bytes(peak)}."
+        f"{describe_bytes(peak)}; counted for sizing at {budget.sizing_connections} connections "
+        f"({budget.sizing_connections_source}): {budget.peak_arithmetic(budget.pool_bytes)}."
         if peak is not None
         else " Give SHOW GLOBAL STATUS to compare with the connections actually used."
     )
@@ -127,7 +144,7 @@ def overcommitted(ctx: AuditContext) -> Iterator[Proposal]:
         f"({_reserve_text(budget)}).{peak_text}{advice} Otherwise the server risks swapping and the OOM "
         "killer.",
         evidence=_evidence(ctx, budget),
-        severity=Severity.CRITICAL if critical else None,
+        severity=_severity(budget),
     )
 
 

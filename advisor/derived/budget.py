@@ -1,31 +1,48 @@
 """The memory budget, shared by the memory and buffer_pool advisors (see also advisor.derived.pool_sizing).
 
-The budget adds up what the server may allocate: global buffers once, per-connection buffers once per
-connection — at max_connections (the worst case the configuration allows) and at Max_used_connections
-(the worst case at the busiest moment seen so far). The buffer pool may have what is left of the memory
-limit once everything else is counted, so a recommended pool never pushes the configuration past it.
+The budget adds up what the server may allocate: global buffers once, the server's own memory, and
+per-connection buffers once per connection, counted two ways (MySQLTuner's "max possible" and "peak"):
+
+- `worst_case_bytes`: at max_connections, the most the configuration allows (memory.overcommitted
+  reports it);
+- `realistic_peak_bytes`: at the connections this server really sees — Max_used_connections times a
+  margin when status gives it (wider after a short uptime), capped at max_connections; max_connections
+  without status (nothing else is safe). The buffer pool is sized from this one: `pool_room_bytes` is
+  what is left of the limit once it is counted, so a recommended pool never pushes the realistic peak
+  past the limit.
+
+The limit: on a host, usable memory less a reserve for the OS and its page cache (1 GiB, at most a
+quarter of a small machine, and at least 5%); in a container (a memory limit below the host's memory),
+95% of the limit — no OS lives inside the cgroup, the remaining 5% is for the kernel memory charged to
+it and the page cache of the files InnoDB does not open with O_DIRECT. The MariaDB knowledge base:
+"in containers or VMs, use the effective memory limit".
 
 How we count (MySQLTuner's model, after the MySQL manual's "How MySQL Uses Memory"): global =
 innodb_buffer_pool_size, innodb_log_buffer_size, key_buffer_size, query_cache_size,
-aria_pagecache_buffer_size (MariaDB), innodb_additional_mem_pool_size (old servers), and one in-memory
+aria_pagecache_buffer_size (MariaDB), innodb_additional_mem_pool_size (old servers), one in-memory
 temporary table — where MEMORY tables hold them, at the lower of tmp_table_size and max_heap_table_size;
-on MySQL 8.0+ with the TempTable engine, temptable_max_ram (its RAM pool is shared by all sessions).
+on MySQL 8.0+ with the TempTable engine, temptable_max_ram (its RAM pool is shared by all sessions) —
+and, in a container, the server's own memory beyond its buffers (measured on the real binary:
+bench/server_memory.py; on a host the OS reserve holds it).
 Per connection = sort_buffer_size, join_buffer_size, read_buffer_size, read_rnd_buffer_size,
-thread_stack, binlog_cache_size (when the binary log is on). A full temporary table in every connection
-at once is not a load anyone sees: the limits are a ceiling per table, most implicit temporary tables
-are small, and one that outgrows the limit moves to disk. Each buffer is counted once per connection,
-although a complex query can allocate some of them more than once.
+thread_stack, binlog_cache_size (when the binary log is on): a connection running a sort and a join
+allocates them (measured: 2.5 MiB resident per busy sysbench connection at the defaults' 2.9 MiB),
+an idle one far less (86 KiB). A full temporary table in every connection at once is not a load anyone
+sees: the limits are a ceiling per table, most implicit temporary tables are small, and one that
+outgrows the limit moves to disk. Each buffer is counted once per connection, although a complex query
+can allocate some of them more than once.
 """
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
 from advisor.derived.cache import once_per_audit
 from advisor.derived.settings import sized_by_dedicated_server
-from advisor.units import GIB, MIB, parse_size
+from advisor.units import GIB, MIB, describe_bytes, parse_size
 
 if TYPE_CHECKING:
     from advisor.context import AuditContext
@@ -49,6 +66,9 @@ _PER_CONNECTION_BUFFERS = (
     "thread_stack",
 )
 _TEMP_TABLE = "in-memory temporary table"
+#: The server's own memory beyond its configured buffers (a budget item of its own).
+SERVER_OWN = "server's own memory"
+_SERVER_OWN_SOURCE = "assumed: measured on MariaDB 10.11 (code, dictionary, background threads)"
 
 
 class BudgetItem(Struct, frozen=True):
@@ -70,6 +90,11 @@ class MemoryBudget(Struct, frozen=True):
     max_connections: int
     max_connections_source: str
     max_used_connections: int | None
+    #: How the limit was set from usable memory: the reserve and why (host or container).
+    reserve_source: str = ""
+    #: The connections the realistic peak counts, and how that number was chosen.
+    sizing_connections: int = 0
+    sizing_connections_source: str = ""
 
     @property
     def global_bytes(self) -> int:
@@ -92,9 +117,30 @@ class MemoryBudget(Struct, frozen=True):
         return self.global_bytes + self.max_used_connections * self.per_connection_bytes
 
     @property
+    def realistic_peak_bytes(self) -> int:
+        """The same at the connections the sizing counts (see the module docstring)."""
+        return self.global_bytes + self.sizing_connections * self.per_connection_bytes
+
+    @property
     def pool_room_bytes(self) -> int:
-        """The largest buffer pool that keeps the worst case within the limit (may be ≤ 0)."""
-        return self.limit_bytes - (self.worst_case_bytes - self.pool_bytes)
+        """The largest buffer pool that keeps the realistic peak within the limit (may be ≤ 0)."""
+        return self.limit_bytes - (self.realistic_peak_bytes - self.pool_bytes)
+
+    def peak_arithmetic(self, pool_bytes: int) -> str:
+        """The realistic peak with a pool of `pool_bytes`, term by term, against the limit."""
+        others = self.global_bytes - self.pool_bytes
+        each = self.per_connection_bytes
+        total = pool_bytes + others + self.sizing_connections * each
+        verdict = "within" if total <= self.limit_bytes else "beyond"
+
+        def size(value: int) -> str:  # one unit throughout, so that the sum can be checked by eye
+            return f"{value / MIB:,.0f} MiB" if self.limit_bytes < 16 * GIB else describe_bytes(value)
+
+        return (
+            f"{size(pool_bytes)} pool + {size(others)} other global buffers and the server's own memory + "
+            f"{self.sizing_connections} connections × {describe_bytes(each)} = {size(total)}, {verdict} the "
+            f"{size(self.limit_bytes)} limit"
+        )
 
 
 def effective_pool_bytes(ctx: AuditContext) -> int | None:
@@ -148,15 +194,53 @@ def _temptable_ram(ctx: AuditContext) -> BudgetItem:
     return BudgetItem("temptable_max_ram", assumed, "assumed: its 8.0 default, not in the inputs")
 
 
+def _in_container(ctx: AuditContext) -> bool:
+    """A memory limit below the host's memory (or the only memory given) bounds the server."""
+    hardware = ctx.hardware
+    if hardware is None or hardware.memory_limit is None:
+        return False
+    return hardware.memory is None or hardware.memory_limit < hardware.memory
+
+
+def _limit(ctx: AuditContext, usable: int) -> tuple[int, str]:
+    """The memory the configuration may take, and how it was set (see the module docstring)."""
+    limits = ctx.thresholds.memory
+    share = int(usable * limits.max_fraction_of_memory)
+    if _in_container(ctx):
+        return share, (
+            f"{describe_bytes(usable - share)} ({1 - limits.max_fraction_of_memory:.0%}) of the container "
+            "limit kept back for the kernel memory and page cache charged to it"
+        )
+    reserve = min(limits.os_reserve_bytes, int(usable * limits.os_reserve_max_fraction))
+    limit = min(share, usable - reserve)
+    return limit, f"{describe_bytes(usable - limit)} kept back for the OS"
+
+
+def _sizing_connections(ctx: AuditContext, max_connections: int) -> tuple[int, str]:
+    """The connections the realistic peak counts: the busiest moment seen with a margin, or the limit."""
+    used = ctx.status.value("Max_used_connections") if ctx.status is not None else None
+    if used is None or ctx.status is None:
+        return max_connections, (
+            "max_connections: without SHOW GLOBAL STATUS (Max_used_connections) every allowed connection "
+            "is counted"
+        )
+    limits = ctx.thresholds.memory
+    uptime = ctx.status.latest.uptime
+    short = uptime is None or uptime < ctx.thresholds.evidence.fair_uptime_seconds
+    margin = limits.observed_connections_margin_short_uptime if short else limits.observed_connections_margin
+    counted = min(max_connections, max(1, math.ceil(used * margin)))
+    why = ", a wider margin after less than an hour of uptime" if short else ""
+    capped = f", capped at max_connections = {max_connections}" if counted == max_connections else ""
+    return counted, f"Max_used_connections {used} × {margin:g}{why}{capped}"
+
+
 def _compute(ctx: AuditContext) -> MemoryBudget | None:
     usable, pool = ctx.usable_memory, effective_pool_bytes(ctx)
     max_connections = ctx.config.get("max_connections")
     connections = parse_size(max_connections.value) if max_connections is not None else None
     if usable is None or pool is None or max_connections is None or connections is None:
         return None
-    limits = ctx.thresholds.memory
-    reserve = min(limits.os_reserve_bytes, int(usable * limits.os_reserve_max_fraction))
-    limit = min(int(usable * limits.max_fraction_of_memory), usable - reserve)
+    limit, reserve_source = _limit(ctx, usable)
     pool_setting = ctx.config.get(POOL)
     pool_source = pool_setting.where() if pool_setting is not None else "default for this version"
     if sized_by_dedicated_server(ctx, pool_setting):
@@ -168,7 +252,12 @@ def _compute(ctx: AuditContext) -> MemoryBudget | None:
         per_connection += [item for item in (_item(ctx, "binlog_cache_size"),) if item is not None]
     temp = temp_table_limit(ctx)
     global_items.append(temp if temp is not None else _temptable_ram(ctx))  # counted once, not per connection
+    if _in_container(ctx):  # on a host the OS reserve holds it; a cgroup has no such reserve
+        global_items.append(
+            BudgetItem(SERVER_OWN, ctx.thresholds.memory.server_base_bytes, _SERVER_OWN_SOURCE)
+        )
     max_used = ctx.status.value("Max_used_connections") if ctx.status is not None else None
+    sizing, sizing_source = _sizing_connections(ctx, connections)
     return MemoryBudget(
         usable_bytes=usable,
         limit_bytes=limit,
@@ -178,6 +267,9 @@ def _compute(ctx: AuditContext) -> MemoryBudget | None:
         max_connections=connections,
         max_connections_source=max_connections.where(),
         max_used_connections=max_used,
+        reserve_source=reserve_source,
+        sizing_connections=sizing,
+        sizing_connections_source=sizing_source,
     )
 
 

@@ -148,23 +148,36 @@ def _dataset_cap(ctx: AuditContext, target: int) -> tuple[int, bool, str | None]
 
 
 def _budget_cap(ctx: AuditContext, target: int) -> tuple[int, str | None]:
-    """Cap the target by what the memory budget leaves the pool."""
+    """Cap the target by what the memory budget leaves the pool at the realistic peak."""
     budget = memory_budget(ctx)
     if budget is None or budget.pool_room_bytes >= target:
         return target, None
-    others = budget.worst_case_bytes - budget.pool_bytes
+    others = budget.realistic_peak_bytes - budget.pool_bytes
+    counted = f"{budget.sizing_connections} connections ({budget.sizing_connections_source})"
     floor = int(target * ctx.thresholds.buffer_pool.undersized_fraction_of_target)
     if budget.pool_room_bytes >= floor:
         return budget.pool_room_bytes, (
             f"memory caps the buffer pool: everything else may take {describe_bytes(others)} at "
-            f"max_connections={budget.max_connections}, which leaves {describe_bytes(budget.pool_room_bytes)} "
+            f"{counted}, which leaves {describe_bytes(budget.pool_room_bytes)} "
             f"within the {describe_bytes(budget.limit_bytes)} memory limit"
         )
     # the other buffers alone overcommit memory: size the pool as if they were fixed
     return floor, (
-        f"everything else may take {describe_bytes(others)} at max_connections={budget.max_connections}, "
+        f"everything else may take {describe_bytes(others)} at {counted}, "
         "too much to leave the pool a sensible share; this size assumes those buffers are brought down "
         "(see memory.overcommitted)"
+    )
+
+
+def _budget_evidence(ctx: AuditContext, size: int) -> tuple[Evidence, ...]:
+    """The model behind the size: the limit and its reserve, the connections counted, the arithmetic."""
+    budget = memory_budget(ctx)
+    if budget is None:
+        return ()
+    return (
+        Evidence("memory limit for the server", describe_bytes(budget.limit_bytes), budget.reserve_source),
+        Evidence("connections counted", str(budget.sizing_connections), budget.sizing_connections_source),
+        Evidence("realistic peak with this pool", budget.peak_arithmetic(size), "memory budget"),
     )
 
 
@@ -204,6 +217,9 @@ def pool_target(ctx: AuditContext) -> PoolTarget | None:
         target, fit_dataset = capped, False
         reasons.append(why)
     size = round_pool_bytes(ctx, target, up=fit_dataset)
-    if size > memory_target:
+    budget = memory_budget(ctx)
+    room = budget.pool_room_bytes if budget is not None and not why else None
+    if size > memory_target or (room is not None and size > room):  # rounding up must not cross a cap
         size = round_pool_bytes(ctx, target)
+    evidence += _budget_evidence(ctx, size)
     return PoolTarget(size, target, "; ".join(reasons), tuple(evidence), _headroom(ctx, size, usable))
