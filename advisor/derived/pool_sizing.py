@@ -3,8 +3,8 @@
 From MySQL 5.7.5 and MariaDB 10.2.2 (until MariaDB removed chunks) the pool is a multiple of
 innodb_buffer_pool_chunk_size × innodb_buffer_pool_instances; the server rounds any other value up, so
 every size recommended here is such a multiple. The target is a share of usable memory, capped by the
-InnoDB dataset when schema facts give it and by the memory budget (advisor.derived.budget), so a recommended
-pool leaves room for every other buffer.
+InnoDB dataset when schema facts give it and by the memory budget (advisor.derived.budget) at its realistic
+peak, so a recommended pool leaves room for every other buffer at the connections the server really sees.
 """
 
 from __future__ import annotations

@@ -104,8 +104,11 @@ def undersized(ctx: AuditContext) -> Iterator[Proposal]:
     Why it matters: every miss is a disk read on the query's critical path; a pool that holds the
     working set serves reads from memory and absorbs writes before they are flushed.
 
-    What we recommend: about 70% of usable memory, capped by the memory budget (other global buffers
-    plus per-connection buffers at max_connections) — the rationale says when that cap bites. On a
+    What we recommend: about 70% of usable memory, capped by the memory budget at its realistic peak
+    (other global buffers plus per-connection buffers at Max_used_connections × 1.5 — × 2 under an hour
+    of uptime — or at max_connections without status; in a container, 95% of the limit with the
+    server's own memory counted) — the evidence names the limit, the reserve, the connections counted
+    and the arithmetic, and the rationale says when that cap bites. On a
     dedicated production server the pool is sized for that growth room, not to today's data; on a ci
     box, or beside large MyISAM/Aria tables, it is capped at twice the InnoDB data and indexes when
     schema facts give the whole dataset (the pool also holds undo pages, the change buffer and the free

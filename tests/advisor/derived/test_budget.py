@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from advisor.audit import AuditInputs
 from advisor.context import AuditContext
-from advisor.derived.budget import memory_budget
+from advisor.derived.budget import SERVER_OWN, memory_budget
 from advisor.derived.pool_sizing import alignment_unit, pool_instances, pool_target, round_pool_bytes
 from advisor.engine import build_context, parse_inputs
 from advisor.units import MIB, describe_bytes
@@ -17,16 +17,22 @@ SYSBENCH = "mariadb-10.11-sysbench/s02_load_rw_default"
 
 
 def _context(
-    memory: str = "24G", server_version: str | None = None, mycnf: str | None = None
+    memory: str = "24G",
+    server_version: str | None = None,
+    mycnf: str | None = None,
+    memory_limit: str | None = None,
+    with_status: bool = True,
 ) -> AuditContext:
+    statuses = (
+        corpus_file(f"{SYSBENCH}.global_status.t20s.tsv").read_text(),
+        corpus_file(f"{SYSBENCH}.global_status.tsv").read_text(),
+    )
     inputs = AuditInputs(
         mycnf={"my.cnf": mycnf} if mycnf else {},
         variables=corpus_file(f"{SYSBENCH}.global_variables.tsv").read_text(),
-        status=(
-            corpus_file(f"{SYSBENCH}.global_status.t20s.tsv").read_text(),
-            corpus_file(f"{SYSBENCH}.global_status.tsv").read_text(),
-        ),
+        status=statuses if with_status else (),
         memory=memory,
+        memory_limit=memory_limit,
         server_version=server_version,
     )
     return build_context(parse_inputs(inputs), inputs)
@@ -57,6 +63,82 @@ def test_budget_counts_the_real_servers_buffers() -> None:
     assert budget.max_used_connections == 17
     assert budget.worst_case_bytes == 437256192 + 151 * 3051520
     assert budget.observed_peak_bytes == 437256192 + 17 * 3051520
+    # 114 s of uptime: the busiest moment seen, with the wider margin
+    assert budget.sizing_connections == 34
+    assert budget.realistic_peak_bytes == 437256192 + 34 * 3051520
+
+
+def test_container_limit_counts_the_server_and_keeps_five_percent() -> None:
+    """In a 2 GiB container: no OS reserve, 95% of the limit, the server's own 128 MiB counted as a
+    global item (on the 24 GiB host the OS reserve holds it and it is not an item)."""
+    budget = memory_budget(_context("24G", memory_limit="2G"))
+    assert budget is not None
+    assert budget.limit_bytes == int(2048 * MIB * 0.95)
+    assert "container limit" in budget.reserve_source
+    assert {item.name: item.size_bytes for item in budget.global_items}[SERVER_OWN] == 128 * MIB
+    host = memory_budget(_context("24G"))
+    assert host is not None and SERVER_OWN not in {item.name for item in host.global_items}
+
+
+def test_a_limit_above_the_host_memory_is_no_container() -> None:
+    """A memory_limit above RAM does not bind: the host's reserve applies."""
+    budget = memory_budget(_context("2G", memory_limit="8G"))
+    assert budget is not None
+    assert budget.limit_bytes == 2048 * MIB - 512 * MIB
+    assert "for the OS" in budget.reserve_source
+
+
+def test_connections_counted_follow_the_evidence() -> None:
+    """Without status every allowed connection is counted; with a long uptime the margin is 1.5."""
+    blind = memory_budget(_context("24G", memory_limit="2G", with_status=False))
+    assert blind is not None and blind.sizing_connections == 151
+    assert "without SHOW GLOBAL STATUS" in blind.sizing_connections_source
+    day = "Variable_name\tValue\nUptime\t100000\nMax_used_connections\t17\n"
+    inputs = AuditInputs(
+        variables=corpus_file(f"{SYSBENCH}.global_variables.tsv").read_text(), status=(day,), memory="24G"
+    )
+    budget = memory_budget(build_context(parse_inputs(inputs), inputs))
+    assert budget is not None and budget.sizing_connections == 26  # ceil(17 × 1.5)
+
+
+def test_workload_c_pool_matches_the_expert_and_fits() -> None:
+    """bench workload c's inputs (2 GiB container, Max_used_connections 17): 1408M, the expert's size,
+    with the realistic peak within the limit; without status 1G (768M under the old model)."""
+    ctx = _context("24G", memory_limit="2G")
+    target, budget = pool_target(ctx), memory_budget(ctx)
+    assert target is not None and budget is not None
+    assert target.size_bytes == 1408 * MIB
+    assert target.size_bytes + budget.realistic_peak_bytes - budget.pool_bytes <= budget.limit_bytes
+    blind = pool_target(_context("24G", memory_limit="2G", with_status=False))
+    assert blind is not None and blind.size_bytes == 1024 * MIB
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    limit_mib=st.integers(min_value=1024, max_value=64 * 1024),
+    max_used=st.integers(min_value=1, max_value=2000),
+    sort_mib=st.integers(min_value=1, max_value=64),
+    uptime=st.sampled_from([60, 7200, 200_000]),
+)
+def test_recommended_pool_never_pushes_the_realistic_peak_past_the_limit(
+    limit_mib: int, max_used: int, sort_mib: int, uptime: int
+) -> None:
+    """Whatever the container limit, concurrency and buffers: the pool we recommend plus everything else
+    at the connections counted stays within the limit — unless the other buffers alone leave the pool
+    less than half its share, which the reasons then say (memory.overcommitted asks to bring them down)."""
+    status = f"Variable_name\tValue\nUptime\t{uptime}\nMax_used_connections\t{max_used}\n"
+    inputs = AuditInputs(
+        mycnf={"my.cnf": f"[mariadb]\nmax_connections = 3000\nsort_buffer_size = {sort_mib}M\n"},
+        server_version="10.11.19-MariaDB",
+        status=(status,),
+        memory="256G",
+        memory_limit=f"{limit_mib}M",
+    )
+    ctx = build_context(parse_inputs(inputs), inputs)
+    target, budget = pool_target(ctx), memory_budget(ctx)
+    assert target is not None and budget is not None
+    peak = target.size_bytes + budget.realistic_peak_bytes - budget.pool_bytes
+    assert peak <= budget.limit_bytes or "too much to leave the pool a sensible share" in target.reasons
 
 
 def test_limit_keeps_back_five_percent_or_a_gib() -> None:
