@@ -128,9 +128,14 @@ class MemoryBudget(Struct, frozen=True):
 
     def peak_arithmetic(self, pool_bytes: int) -> str:
         """The realistic peak with a pool of `pool_bytes`, term by term, against the limit."""
+        return self.arithmetic(pool_bytes, self.sizing_connections)
+
+    def arithmetic(self, pool_bytes: int, connections: int) -> str:
+        """Global buffers with a pool of `pool_bytes` plus `connections` × per-connection buffers, term by
+        term, against the limit."""
         others = self.global_bytes - self.pool_bytes
         each = self.per_connection_bytes
-        total = pool_bytes + others + self.sizing_connections * each
+        total = pool_bytes + others + connections * each
         verdict = "within" if total <= self.limit_bytes else "beyond"
 
         def size(value: int) -> str:  # one unit throughout, so that the sum can be checked by eye
@@ -138,7 +143,7 @@ class MemoryBudget(Struct, frozen=True):
 
         return (
             f"{size(pool_bytes)} pool + {size(others)} other global buffers and the server's own memory + "
-            f"{self.sizing_connections} connections × {describe_bytes(each)} = {size(total)}, {verdict} the "
+            f"{connections} connections × {describe_bytes(each)} = {size(total)}, {verdict} the "
             f"{size(self.limit_bytes)} limit"
         )
 
@@ -225,8 +230,10 @@ def _sizing_connections(ctx: AuditContext, max_connections: int) -> tuple[int, s
             "is counted"
         )
     limits = ctx.thresholds.memory
-    uptime = ctx.status.latest.uptime
-    short = uptime is None or uptime < ctx.thresholds.evidence.fair_uptime_seconds
+    # FLUSH STATUS resets the high-water mark: it covers the time since then, when that is shorter
+    spans = [ctx.status.value(name) for name in ("Uptime", "Uptime_since_flush_status")]
+    known = [span for span in spans if span is not None]
+    short = not known or min(known) < ctx.thresholds.evidence.fair_uptime_seconds
     margin = limits.observed_connections_margin_short_uptime if short else limits.observed_connections_margin
     counted = min(max_connections, max(1, math.ceil(used * margin)))
     why = ", a wider margin after less than an hour of uptime" if short else ""

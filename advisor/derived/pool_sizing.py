@@ -174,11 +174,22 @@ def _budget_evidence(ctx: AuditContext, size: int) -> tuple[Evidence, ...]:
     budget = memory_budget(ctx)
     if budget is None:
         return ()
-    return (
+    found = [
         Evidence("memory limit for the server", describe_bytes(budget.limit_bytes), budget.reserve_source),
         Evidence("connections counted", str(budget.sizing_connections), budget.sizing_connections_source),
         Evidence("realistic peak with this pool", budget.peak_arithmetic(size), "memory budget"),
-    )
+    ]
+    ceiling = budget.worst_case_bytes - budget.pool_bytes + size
+    if budget.sizing_connections < budget.max_connections and ceiling > budget.limit_bytes:
+        found.append(  # sized for the connections seen: say what the configured ceiling would take
+            Evidence(
+                "at max_connections with this pool",
+                budget.arithmetic(size, budget.max_connections),
+                "memory budget: the pool is sized for the connections seen, not for every one allowed; "
+                "lower max_connections (memory.overcommitted) if the application never needs them",
+            )
+        )
+    return tuple(found)
 
 
 def _headroom(ctx: AuditContext, size: int, usable: int) -> str:

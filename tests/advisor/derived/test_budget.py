@@ -89,7 +89,8 @@ def test_a_limit_above_the_host_memory_is_no_container() -> None:
 
 
 def test_connections_counted_follow_the_evidence() -> None:
-    """Without status every allowed connection is counted; with a long uptime the margin is 1.5."""
+    """Without status every allowed connection is counted; with a long uptime the margin is 1.5, unless
+    FLUSH STATUS reset the high-water mark a short while ago."""
     blind = memory_budget(_context("24G", memory_limit="2G", with_status=False))
     assert blind is not None and blind.sizing_connections == 151
     assert "without SHOW GLOBAL STATUS" in blind.sizing_connections_source
@@ -99,6 +100,12 @@ def test_connections_counted_follow_the_evidence() -> None:
     )
     budget = memory_budget(build_context(parse_inputs(inputs), inputs))
     assert budget is not None and budget.sizing_connections == 26  # ceil(17 × 1.5)
+    flushed = f"{day}Uptime_since_flush_status\t600\n"  # the mark covers 10 minutes only
+    inputs = AuditInputs(
+        variables=corpus_file(f"{SYSBENCH}.global_variables.tsv").read_text(), status=(flushed,), memory="24G"
+    )
+    budget = memory_budget(build_context(parse_inputs(inputs), inputs))
+    assert budget is not None and budget.sizing_connections == 34
 
 
 def test_workload_c_pool_matches_the_expert_and_fits() -> None:
