@@ -16,6 +16,7 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from advisor.advisors import all_rules, precedence
+from advisor.after_restart import after_restart_findings
 from advisor.catalog import Catalog, get_catalog
 from advisor.context import AuditContext, Setting
 from advisor.derived.inputs import missing_input_findings, missing_needs
@@ -312,10 +313,19 @@ def _secrets_warning(kept_out: tuple[str, ...]) -> tuple[InputWarning, ...]:
     )
 
 
-def _drift(ctx: AuditContext, setting: Setting) -> Drift:
-    """The file's value not yet live, with the SQL that applies it when the variable is dynamic."""
+def _drift(ctx: AuditContext, setting: Setting, findings: list[Finding]) -> Drift:
+    """The file's value not yet live, with the SQL that applies it when the variable is dynamic —
+    none when a finding on that variable does not recommend the file's value: the value is refused
+    or advised against (a file's `innodb_flush_log_at_trx_commit = 0`), and the finding has its own SQL."""
     name, value = setting.name, setting.file_value
     if value is None or not ctx.knows(name) or not ctx.catalog.is_dynamic(name, ctx.version):
+        return Drift(setting)
+    about = [finding for finding in findings if finding.variable == name]
+    if any(
+        finding.recommended is None
+        or not same_value(ctx.catalog, ctx.version, name, finding.recommended, value)
+        for finding in about
+    ):
         return Drift(setting)
     try:
         return Drift(setting, apply_sql(ctx.catalog, ctx.version, name, value))
@@ -329,7 +339,9 @@ def audit(inputs: AuditInputs, timings: dict[str, float] | None = None) -> Audit
     parsed = parse_inputs(inputs)
     parsed_at = perf_counter()
     ctx = build_context(parsed, inputs)
-    findings = keep_secrets_out(ctx.options, order_live_sql(ctx, settle_conflicts(run_rules(ctx))))
+    found = run_rules(ctx)
+    found += after_restart_findings(ctx, found, run_rules)
+    findings = keep_secrets_out(ctx.options, order_live_sql(ctx, settle_conflicts(found)))
     findings.sort(key=lambda f: (f.severity.rank, f.advisor, f.rule, f.variable or ""))
     recommendation = render_recommendation(ctx, findings)
     result = AuditResult(
@@ -342,7 +354,7 @@ def audit(inputs: AuditInputs, timings: dict[str, float] | None = None) -> Audit
         dropin=render_dropin(ctx, findings),
         secrets_kept_out=recommendation.secrets_kept_out,
         warnings=(*parsed.warnings, *_secrets_warning(recommendation.secrets_kept_out)),
-        drift=tuple(_drift(ctx, setting) for setting in ctx.config.drift),
+        drift=tuple(_drift(ctx, setting, findings) for setting in ctx.config.drift),
         figures=audit_figures(ctx, findings).to_dict(),
     )
     if timings is not None:  # a measurement for the fleet bench, never an input to the audit

@@ -1,0 +1,84 @@
+"""The file as the server will read it at its next restart, where the live server departs from it.
+
+Rules judge the effective configuration, in which the live value wins: that is what runs now. But a
+DBA installs the file we hand back and restarts, and then every line of the file is in effect again.
+A setting changed live since the last start (`SET GLOBAL innodb_flush_log_at_trx_commit = 1` while
+the file still says 0) hides the file's value from the rules, and the file would come back with the
+bad line kept. So, when the file departs from the live server (drift), the rules run a second time
+over the file's values for those settings, and what they find on those settings only there is
+reported too: said plainly to be about the file at the next restart, its change made to the file's
+line, and no live SQL where the server already runs the recommended value.
+"""
+
+from __future__ import annotations
+
+from collections import ChainMap
+from collections.abc import Callable
+
+from msgspec.structs import replace
+
+from advisor.context import AuditContext, EffectiveConfig, Setting
+from advisor.findings import Finding
+from advisor.sql import same_value
+
+RunRules = Callable[[AuditContext], list[Finding]]
+
+
+def file_context(ctx: AuditContext) -> AuditContext | None:
+    """The context with each drifted setting at its file value; None when nothing drifted."""
+    overrides = {
+        setting.name: replace(setting, value=setting.file_value, source="cnf")
+        for setting in ctx.config.drift
+        if setting.file_value is not None
+    }
+    if not overrides:
+        return None
+    config = EffectiveConfig(settings=ChainMap(overrides, dict(ctx.config.settings)), live=ctx.config.live)
+    return replace(ctx, config=config)
+
+
+def after_restart_findings(ctx: AuditContext, found: list[Finding], run_rules: RunRules) -> list[Finding]:
+    """Findings that only the file's values show (the status and every other input are the same in
+    both runs, so the drifted settings are what makes them differ), each saying so."""
+    restarted = file_context(ctx)
+    if restarted is None:
+        return []
+    seen = {(finding.rule, finding.variable) for finding in found}
+    return [
+        _about_the_file(ctx, finding)
+        for finding in run_rules(restarted)
+        if finding.variable is not None and (finding.rule, finding.variable) not in seen
+    ]
+
+
+def _about_the_file(ctx: AuditContext, finding: Finding) -> Finding:
+    drifted = _behind(ctx.config.drift, finding)
+    departures = "; ".join(
+        f"{_where(setting)} sets {setting.name} = {setting.file_value} (live now: {setting.live_value})"
+        for setting in drifted
+    )
+    sentence = (
+        f"At the next restart, not now: {departures}. The running server departs from the file (set live "
+        "since it started, or the file changed after), and a restart reads the file's values — so this is "
+        "about the file."
+    )
+    rationale = f"{sentence} {finding.rationale}"
+    live = next((s.live_value for s in drifted if s.name == finding.variable), None)
+    runs_it_already = (
+        finding.recommended is not None
+        and live is not None
+        and same_value(ctx.catalog, ctx.version, finding.variable or "", finding.recommended, live)
+    )
+    if runs_it_already:  # the server runs the recommended value already: only the file changes
+        return replace(finding, rationale=rationale, apply_sql=None, restart_required=False)
+    return replace(finding, rationale=rationale)
+
+
+def _behind(drift: tuple[Setting, ...], finding: Finding) -> list[Setting]:
+    """The drifted settings the finding rests on: its variable and those in its evidence, else all."""
+    named = {finding.variable, *(item.label for item in finding.evidence)}
+    return [setting for setting in drift if setting.name in named] or list(drift)
+
+
+def _where(setting: Setting) -> str:
+    return f"{setting.file}:{setting.line}" if setting.file else "the option file"

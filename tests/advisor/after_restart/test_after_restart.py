@@ -1,0 +1,73 @@
+"""The file as the server reads it at its next restart: live values that depart from the file must not
+hide the file's bad lines (a DBA installs the file we hand back and restarts)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from advisor.audit import AuditInputs, run_audit
+from tests.corpus import corpus_file
+
+HERE = Path(__file__).parent
+SYSBENCH = "mariadb-10.11-sysbench/s02_load_rw_default"
+
+
+def _audit(case: str, *, variables: bool = True) -> dict[str, Any]:
+    inputs = AuditInputs(
+        mycnf={"/etc/mysql/my.cnf": (HERE / case).read_text()},
+        variables=corpus_file(f"{SYSBENCH}.global_variables.tsv").read_text() if variables else None,
+        memory="24G",
+        cpus=2,
+        storage="ssd",
+        server_version=None if variables else "10.11.19-MariaDB",
+    )
+    return run_audit(inputs).to_dict()
+
+
+def _by_variable(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {finding["variable"]: finding for finding in result["findings"] if finding["variable"]}
+
+
+def test_durability_off_in_the_file_is_found_although_the_live_server_is_durable() -> None:
+    """Live: innodb_flush_log_at_trx_commit = 1, doublewrite ON (the sysbench dump); the file: 0 and 0."""
+    result = _audit("durability_off_in_file.cnf")
+    findings = _by_variable(result)
+    flush = findings["innodb_flush_log_at_trx_commit"]
+    assert flush["rule"] == "durability.flush_log_at_trx_commit"
+    assert (flush["current"], flush["recommended"]) == ("0", "1")
+    assert flush["rationale"].startswith("At the next restart, not now: /etc/mysql/my.cnf:4 sets")
+    # The server runs 1 already: only the file changes, nothing to run live, no restart.
+    assert flush["apply_sql"] is None and flush["restart_required"] is False
+    assert findings["innodb_doublewrite"]["rule"] == "durability.doublewrite_off"
+    assert "-innodb_flush_log_at_trx_commit = 0" in result["diff"]
+    assert "+innodb_flush_log_at_trx_commit = 1" in result["diff"]
+    assert "-innodb_doublewrite = 0" in result["diff"]
+
+
+def test_the_same_file_without_live_values_draws_the_same_findings() -> None:
+    """The findings the second pass adds are the ones the file alone draws (the first pass had none)."""
+    alone = _by_variable(_audit("durability_off_in_file.cnf", variables=False))
+    with_live = _by_variable(_audit("durability_off_in_file.cnf"))
+    for name in ("innodb_flush_log_at_trx_commit", "innodb_doublewrite"):
+        assert alone[name]["rule"] == with_live[name]["rule"]
+        assert alone[name]["recommended"] == with_live[name]["recommended"]
+        assert "next restart" not in alone[name]["rationale"]
+
+
+def test_drift_offers_no_sql_that_applies_a_refused_or_advised_against_file_value() -> None:
+    """`SET GLOBAL innodb_flush_log_at_trx_commit = 0` (against our own advice) and `SET GLOBAL
+    innodb_checksum_algorithm = 'NONE'` (the server refuses it) were offered as drift SQL."""
+    drift = {entry["name"]: entry for entry in _audit("durability_off_in_file.cnf")["drift"]}
+    assert drift["innodb_flush_log_at_trx_commit"]["file_value"] == "0"
+    assert drift["innodb_flush_log_at_trx_commit"]["apply_sql"] is None
+    assert drift["innodb_checksum_algorithm"]["apply_sql"] is None
+
+
+def test_a_file_that_matches_the_live_server_draws_nothing_about_the_next_restart() -> None:
+    result = _audit("file_matches_live.cnf")
+    assert not result["drift"]
+    assert not [f for f in result["findings"] if "next restart" in f["rationale"]]
+    assert not [
+        f for f in result["findings"] if (f["variable"] or "").startswith(("innodb_flush_log", "innodb_dou"))
+    ]
