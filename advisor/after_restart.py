@@ -12,28 +12,49 @@ line, and no live SQL where the server already runs the recommended value.
 
 from __future__ import annotations
 
-from collections import ChainMap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 
 from msgspec.structs import replace
 
 from advisor.context import AuditContext, EffectiveConfig, Setting
+from advisor.effective import LayeredSettings
 from advisor.findings import Finding
 from advisor.sql import same_value
 
 RunRules = Callable[[AuditContext], list[Finding]]
 
 
+class _Overlay(Mapping[str, Setting]):
+    """The live settings with some replaced, without building every setting of the catalog."""
+
+    def __init__(self, overrides: dict[str, Setting], settings: Mapping[str, Setting]) -> None:
+        self._overrides = overrides
+        self._settings = settings
+
+    def __getitem__(self, name: str) -> Setting:
+        found = self._overrides.get(name)
+        return found if found is not None else self._settings[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._settings)
+
+    def __len__(self) -> int:
+        return len(self._settings)
+
+
 def file_context(ctx: AuditContext) -> AuditContext | None:
-    """The context with each drifted setting at its file value; None when nothing drifted."""
+    """The context with each drifted setting at its file value; None when nothing drifted that the
+    rules read (pure functions of the context: a name no rule looked up cannot change what they find)."""
+    settings = ctx.config.settings
+    reads = settings.reads if isinstance(settings, LayeredSettings) else None
     overrides = {
         setting.name: replace(setting, value=setting.file_value, source="cnf")
         for setting in ctx.config.drift
-        if setting.file_value is not None
+        if setting.file_value is not None and (reads is None or setting.name in reads)
     }
     if not overrides:
         return None
-    config = EffectiveConfig(settings=ChainMap(overrides, dict(ctx.config.settings)), live=ctx.config.live)
+    config = EffectiveConfig(settings=_Overlay(overrides, ctx.config.settings), live=ctx.config.live)
     return replace(ctx, config=config)
 
 

@@ -56,8 +56,16 @@ class LayeredSettings(Mapping[str, Setting]):
         self._live = live
         self._existence = existence
         self._cache: dict[str, Setting | None] = {}
+        #: the names looked up since `forget_reads` (None once something iterated over every name):
+        #: what the rules' results can depend on (advisor.after_restart).
+        self.reads: set[str] | None = set()
+
+    def forget_reads(self) -> None:
+        self.reads = set()
 
     def __getitem__(self, name: str) -> Setting:
+        if self.reads is not None:
+            self.reads.add(name)
         if name not in self._cache:
             self._cache[name] = self._build(name)
         found = self._cache[name]
@@ -66,6 +74,7 @@ class LayeredSettings(Mapping[str, Setting]):
         return found
 
     def __iter__(self) -> Iterator[str]:
+        self.reads = None
         names = set(self._live) | set(self._file) | set(self._catalog.names_for(self._version))
         return iter(sorted(name for name in names if name in self))
 
@@ -189,4 +198,5 @@ def build_effective_config(
     if seen is not None:
         settings.observe(seen)
         drift = (*drift, seen)
+    settings.forget_reads()
     return EffectiveConfig(settings=settings, drift=drift, live=existence)

@@ -71,3 +71,35 @@ def test_a_file_that_matches_the_live_server_draws_nothing_about_the_next_restar
     assert not [
         f for f in result["findings"] if (f["variable"] or "").startswith(("innodb_flush_log", "innodb_dou"))
     ]
+
+
+def _context_after_rules(mycnf: str) -> Any:
+    from advisor.engine import build_context, parse_inputs, run_rules
+
+    inputs = AuditInputs(
+        mycnf={"/etc/mysql/my.cnf": mycnf},
+        variables=corpus_file(f"{SYSBENCH}.global_variables.tsv").read_text(),
+        memory="24G",
+        cpus=2,
+        storage="ssd",
+    )
+    ctx = build_context(parse_inputs(inputs), inputs)
+    run_rules(ctx)
+    return ctx
+
+
+def test_the_second_pass_runs_only_when_a_rule_read_a_drifted_setting() -> None:
+    """Rules are pure functions of the context: a drifted name none of them looked up (a pid file's
+    path) cannot change what they find, so the rules do not run again for it."""
+    from advisor.after_restart import file_context
+
+    paths_only = _context_after_rules("[mysqld]\npid_file = /run/elsewhere.pid\n")
+    assert [setting.name for setting in paths_only.config.drift] == ["pid_file"]
+    assert file_context(paths_only) is None
+    durability = _context_after_rules(
+        "[mysqld]\npid_file = /run/elsewhere.pid\ninnodb_flush_log_at_trx_commit = 0\n"
+    )
+    restarted = file_context(durability)
+    assert restarted is not None
+    assert restarted.config.text("innodb_flush_log_at_trx_commit") == "0"
+    assert restarted.config.text("pid_file") == durability.config.text("pid_file")  # not read: live kept
