@@ -2,7 +2,8 @@
 setting the audit changes — for DBAs who never edit a vendor's `my.cnf`.
 
 Where it goes: into the directory of the last `!includedir` the server reads (`conf.d/zz-innotune.cnf`:
-the server reads a directory's `.cnf` files in name order, so `zz-` comes last there). Without an
+the server reads a directory's `.cnf` files in name order, so `zz-` comes last there — with more `z`s
+when an uploaded file of that directory would sort after it, such as a `zzz-local.cnf`). Without an
 `!includedir`, beside the main file as `innotune.cnf`, with the `!include` line to append to the main
 file (appended at its end, it is read last).
 
@@ -67,10 +68,26 @@ def _placement(options: OptionFileSet | None) -> tuple[str, str | None, tuple[st
         folder = chosen.target.replace("\\", "/")
         if not folder.startswith("/"):
             folder = posixpath.join(posixpath.dirname(chosen.file), folder)
-        return posixpath.normpath(posixpath.join(folder, DROPIN_NAME)), None, (chosen.file, chosen.line)
+        folder = posixpath.normpath(folder)
+        return posixpath.join(folder, _last_name(options, folder)), None, (chosen.file, chosen.line)
     main = next(iter(options.files))
     path = posixpath.join(posixpath.dirname(main), BESIDE_NAME)
     return path, f"!include {path}", None
+
+
+def _last_name(options: OptionFileSet, folder: str) -> str:
+    """`zz-innotune.cnf`, or with more `z`s until it sorts after every uploaded file of the folder: the
+    server reads a directory's files in name order (byte order), and the last one read wins — a user's
+    `zzz-local.cnf` beside ours would override every line of it."""
+    siblings = [
+        posixpath.basename(path)
+        for path in options.files
+        if posixpath.dirname(posixpath.normpath(path.replace("\\", "/"))) == folder
+    ]
+    name = DROPIN_NAME
+    while any(sibling.encode() >= name.encode() for sibling in siblings):
+        name = f"z{name}"
+    return name
 
 
 def _overridden(ctx: AuditContext, name: str, reader: tuple[str, int] | None) -> str | None:

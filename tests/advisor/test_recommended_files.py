@@ -132,3 +132,23 @@ def test_relative_path_keeps_folders_and_refuses_to_climb_out() -> None:
     assert relative_path("/etc/mysql/conf.d/tuning.cnf") == "etc/mysql/conf.d/tuning.cnf"
     assert relative_path("C:\\mysql\\my.ini") == "C:/mysql/my.ini"
     assert relative_path("/etc/../../root/x.cnf") is None
+
+
+def test_the_dropin_sorts_after_every_uploaded_file_of_its_directory() -> None:
+    """A user's `zzz-local.cnf` in the included directory is read after `zz-innotune.cnf` (mariadbd reads
+    the directory in name order; `--print-defaults` showed its line last, so it won): the drop-in takes
+    a name that sorts after it, and the user's line no longer overrides the drop-in's."""
+    files = {
+        "/etc/mysql/my.cnf": "[mysqld]\n!includedir /etc/mysql/mariadb.conf.d/\n",
+        "/etc/mysql/mariadb.conf.d/50-server.cnf": "[mysqld]\nmax_connections = 100\n",
+        "/etc/mysql/mariadb.conf.d/zzz-local.cnf": "[mysqld]\ninnodb_flush_neighbors = 1\n",
+    }
+    ctx = context(files, "10.11.6-MariaDB")
+    dropin = render_dropin(ctx, [setting("flushing.neighbors", "innodb_flush_neighbors", "0")])
+    assert dropin is not None
+    assert dropin.path == "/etc/mysql/mariadb.conf.d/zzzz-innotune.cnf"
+    assert dropin.path.rsplit("/", 1)[1].encode() > b"zzz-local.cnf"
+    alone = render_dropin(
+        context(TWO_FILES, "10.11.6-MariaDB"), [setting("connections.max", "max_connections", "300")]
+    )
+    assert alone is not None and alone.path == "/etc/mysql/conf.d/zz-innotune.cnf"
