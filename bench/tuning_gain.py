@@ -144,7 +144,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--warmup", type=int, default=20, help="seconds of warm-up before each measured run")
     parser.add_argument("--duration", type=int, default=60, help="seconds of each measured run")
     parser.add_argument(
-        "--collect-interval", type=int, default=30, help="seconds between the two status samples"
+        "--collect-interval",
+        type=int,
+        default=60,
+        help="seconds between the two status samples (60: the shortest window our evidence model calls fair; "
+        "under a minute is weak evidence and caps every size change at 2x)",
     )
     parser.add_argument("--tables", type=int, help="sysbench tables (default per workload)")
     parser.add_argument("--table-size", type=int, help="rows per table (default per workload)")
