@@ -63,6 +63,9 @@ def _print_or_write(result: AuditResult, output_dir: str | None) -> None:
     root = Path(output_dir)
     for file in result.files:
         relative = relative_path(file.path)
+        if relative is None and not Path(file.path).is_absolute():
+            # `../orig/my.cnf` climbs out of the folder: written under it by its absolute path instead
+            relative = relative_path(str(Path(file.path).resolve()))
         if relative is None:
             raise UsageProblem(f"{file.path}: a path outside the output folder")
         target = root / relative

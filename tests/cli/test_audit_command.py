@@ -179,6 +179,34 @@ def test_dropin_format_prints_the_override_file_and_where_it_goes(
     assert "install it as etc/mysql/conf.d/zz-innotune.cnf" in err
 
 
+def test_output_dir_writes_a_file_given_as_a_climbing_relative_path_under_its_absolute_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--mycnf ../orig/my.cnf` used to refuse the whole audit ('a path outside the output folder'):
+    the file now comes back under the folder by its absolute path."""
+    (tmp_path / "orig").mkdir()
+    (tmp_path / "work").mkdir()
+    (tmp_path / "orig" / "my.cnf").write_text(OVERSIZED_POOL)
+    monkeypatch.chdir(tmp_path / "work")
+    out = tmp_path / "out"
+    code, _, err = _audit(
+        "--mycnf",
+        "../orig/my.cnf",
+        "--server-version",
+        "10.11.6-MariaDB",
+        "--memory",
+        "16G",
+        "--format",
+        "mycnf",
+        "--output-dir",
+        str(out),
+    )
+    assert code in (0, 1), err
+    written = out / str(tmp_path / "orig" / "my.cnf").lstrip("/")
+    assert written.is_file(), sorted(str(p) for p in out.rglob("*"))
+    assert f"wrote {written}" in err
+
+
 def test_output_dir_needs_the_mycnf_format(tmp_path: Path) -> None:
     """--output-dir with another format is a usage error (exit 2), not silently ignored."""
     code, _, err = _audit("--server-version", "8.0.36", "--format", "json", "--output-dir", str(tmp_path))
