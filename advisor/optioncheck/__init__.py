@@ -49,6 +49,9 @@ Data (``data/``), every fact with its source:
 * ``mariadb-10.11-quirks.json`` — what startup does after option parsing, observed on the binary:
   string options it validates (character sets, collations, locales, replication rules...), the
   FORCE plugin whose failure stops it (MyISAM), values that crash it.
+* ``mariadb-10.11-plugins.json`` — per library of the 10.11.19 plugin directory, the options the binary
+  lists once it is loaded (``python -m advisor.optioncheck.generate_plugins``); ``judge(..., plugins=...)``
+  takes the libraries the option files load (``advisor.derived.engines.loaded_plugins``).
 * ``foreign.json`` — plugin name prefixes (plugins not loaded) and Windows-only values.
 
 The proof is ``bench/option_oracle.py`` (run by hand): generated lines asked of the real

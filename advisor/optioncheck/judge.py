@@ -6,6 +6,7 @@ from advisor.optioncheck import data as catalogs
 from advisor.optioncheck import names as naming
 from advisor.optioncheck.model import OptionFacts, Outcome, Verdict
 from advisor.optioncheck.names import Resolution
+from advisor.optioncheck.plugins import owned_by_unlisted
 from advisor.optioncheck.state import Judgement, line, parse_version
 from advisor.optioncheck.unknown import (
     absent_here,
@@ -15,20 +16,23 @@ from advisor.optioncheck.unknown import (
     stub,
     stub_by_prefix,
     unknown,
+    unlisted_plugin,
 )
 from advisor.optioncheck.validated import check_validated
 from advisor.optioncheck.values import ValueCheck, check_value
 
 
 def judge(name: str, value: str | None, *, flavor: str, version: str | tuple[int, ...], os: str = "linux",
-          loose: bool = False, prefix_matching: bool = True) -> Verdict:  # fmt: skip
+          loose: bool = False, prefix_matching: bool = True, plugins: frozenset[str] = frozenset()) -> Verdict:  # fmt: skip
     """What `flavor` `version` does at startup with the option-file line `name = value`.
 
     `value` is None for a bare name; `loose` says the line carried `loose-` (also detected in name);
-    `prefix_matching` False: an earlier line turned MariaDB's getopt-prefix-matching off.
+    `prefix_matching` False: an earlier line turned MariaDB's getopt-prefix-matching off; `plugins` the
+    plugin libraries and names the option files load (`file_key_management`, `ha_rocksdb`): their options
+    are the server's too.
     """
     flavor = "mariadb" if flavor.lower().startswith("maria") else "mysql"
-    state = Judgement(name, value, flavor, parse_version(version), os.lower())
+    state = Judgement(name, value, flavor, parse_version(version), os.lower(), plugins)
     current = catalogs.canonical(name)
     resolution = state.resolve(current)
     while resolution.facts is None and not resolution.ambiguous and (split := naming.strip_special(current)):
@@ -41,6 +45,8 @@ def judge(name: str, value: str | None, *, flavor: str, version: str | tuple[int
     if resolution.facts is None:
         if absent_here(state, current):  # an option of other versions, whose list the target's lacks
             return not_in_version(state, current, loose)
+        if owner := owned_by_unlisted(current, plugins):
+            return unlisted_plugin(state, owner)
         swallowed_as = stub_by_prefix(state, current) if flavor == "mariadb" and prefix_matching else None
         return stub(state, swallowed_as) if swallowed_as else unknown(state, current, loose)
     if resolution.by_prefix and (not prefix_matching or (flavor == "mysql" and state.version >= (5, 7))):

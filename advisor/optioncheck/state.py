@@ -8,6 +8,7 @@ from advisor.optioncheck import data as catalogs
 from advisor.optioncheck import names as naming
 from advisor.optioncheck.model import Outcome, Verdict
 from advisor.optioncheck.names import Resolution
+from advisor.optioncheck.plugins import with_plugins
 from advisor.optioncheck.versions import history
 
 
@@ -25,8 +26,10 @@ def line(specials: list[str], name: str, value: str | None) -> str:
 class Judgement:
     """The state of one call: what was written, what it resolved to, and the data behind it."""
 
-    def __init__(self, name: str, value: str | None, flavor: str, version: tuple[int, ...], os: str) -> None:
+    def __init__(self, name: str, value: str | None, flavor: str, version: tuple[int, ...], os: str,
+                 plugins: frozenset[str] = frozenset()) -> None:  # fmt: skip
         self.written, self.value, self.flavor, self.version, self.os = name, value, flavor, version, os
+        self.plugins = plugins
         self.data, self.history = catalogs.mariadb(), history(flavor)
         if flavor == "mysql":  # the MySQL test results of the versions around the target
             covered = self.history is not None and self.history.covers(version)
@@ -38,6 +41,8 @@ class Judgement:
             self.data = catalogs.mariadb_near(self.history.names_near(version))
         else:  # other MariaDB: 10.11's facts, and the names of every MariaDB list
             self.data = catalogs.mariadb_wide()
+        if plugins and flavor == "mariadb":  # options of the libraries the file loads (plugin_load_add)
+            self.data = with_plugins(self.data, plugins)
         if self.history is None:
             self.certain = flavor == "mariadb"
             self.basis = f"{self.data.flavor} {self.data.version} ({self.data.source})"

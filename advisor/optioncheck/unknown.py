@@ -62,6 +62,13 @@ def stub_by_prefix(state: Judgement, name: str) -> str | None:
     return reached[0] if len(reached) == 1 else None
 
 
+def unlisted_plugin(state: Judgement, library: str) -> Verdict:
+    """An option of a plugin the files load but whose options we have no list for: taken, unjudged."""
+    return state.verdict(Outcome.ACCEPTS, "loaded_plugin_unlisted",
+                         f"'{state.written}' looks like an option of the {library} plugin the option files load; "
+                         "its options are not known here, so the line is not judged.", certain=False)  # fmt: skip
+
+
 def stub(state: Judgement, name: str) -> Verdict:
     return state.verdict(Outcome.IGNORES_WITH_WARNING, "compatibility_stub",
                          f"'{name}' is an option {state.data.flavor} still takes and ignores with a warning "

@@ -67,6 +67,7 @@ def _inputs(raw: dict[str, Any]) -> AuditInputs:
     hardware = raw.get("hardware")
     mycnf = raw.get("mycnf")
     files = {"my.cnf": mycnf} if isinstance(mycnf, str) else dict(mycnf or {})
+    files = {path: _text(text) or "" for path, text in files.items()}  # a file may be {corpus: path}
     statuses = raw.get("status") or []
     if not isinstance(statuses, list):
         statuses = [statuses]

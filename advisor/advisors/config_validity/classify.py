@@ -9,6 +9,7 @@ from msgspec.structs import replace
 
 from advisor.advisors.config_validity import lines, refusals, verdicts
 from advisor.derived.cache import once_per_audit
+from advisor.derived.engines import loaded_plugins
 from advisor.findings import Severity
 from advisor.optioncheck import Outcome, Verdict
 from advisor.rules import Proposal
@@ -94,6 +95,7 @@ def _check_server_line(ctx: AuditContext, entry: OptionEntry, found: ClassifiedL
         entry.prefix,
         entry.loose,
         entry.value,
+        loaded_plugins(ctx),  # a plugin's option is fine only where the files load the plugin
     )
     if key in _FINE:
         return

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final
 
 from advisor.advisors.config_validity.lines import kept_instead, later_line, line_evidence, wins_after
+from advisor.derived.engines import loaded_plugins
 from advisor.findings import Evidence, Severity
 from advisor.optioncheck import Outcome, Verdict, judge
 from advisor.redact import is_secret_option
@@ -65,7 +66,7 @@ def verdict(ctx: AuditContext, entry: OptionEntry, prefixes: bool = True) -> Ver
     flavor = "mariadb" if ctx.version.is_mariadb else "mysql"
     os_name = (ctx.hardware.os if ctx.hardware is not None else None) or "linux"
     return judge(entry.raw_name, entry.given, flavor=flavor, version=ctx.version.as_tuple(), os=os_name,
-                 prefix_matching=prefixes)  # fmt: skip
+                 prefix_matching=prefixes, plugins=loaded_plugins(ctx))  # fmt: skip
 
 
 def prefix_matching_after(ctx: AuditContext, entry: OptionEntry, before: bool) -> bool:

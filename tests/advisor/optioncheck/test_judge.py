@@ -126,3 +126,26 @@ def test_a_removed_option_mariadb_still_swallows_is_ignored_not_refused() -> Non
     MySQL test results, generate_mariadb)."""
     verdict = maria("multi_range_count", "1")
     assert verdict.outcome is Outcome.IGNORES_WITH_WARNING and verdict.reason == "compatibility_stub"
+
+
+def test_loaded_plugin_options_are_known() -> None:
+    """A plugin the files load brings its options: taken with the plugin, refused without it (mariadbd 10.11.19)."""
+    loaded = frozenset({"server_audit"})
+    without = judge("server_audit_logging", "ON", flavor="mariadb", version="10.11.19")
+    with_it = judge("server_audit_logging", "ON", flavor="mariadb", version="10.11.19", plugins=loaded)
+    assert without.outcome is Outcome.REFUSES_TO_START
+    assert with_it.outcome is Outcome.ACCEPTS and with_it.certain
+
+
+def test_loaded_plugin_bad_value_disables_it() -> None:
+    """A value the loaded plugin's option does not take disables the plugin ('Parsing options ... failed')."""
+    said = judge("file_key_management_encryption_algorithm", "aes_xyz", flavor="mariadb", version="10.11.19",
+                 plugins=frozenset({"file_key_management"}))  # fmt: skip
+    assert said.outcome is Outcome.DISABLES_PLUGIN and said.plugin == "file_key_management"
+
+
+def test_loaded_library_without_a_list_is_unjudged() -> None:
+    """ha_rocksdb's options are not listed here: its names are taken, uncertain, never refused."""
+    said = judge("rocksdb_block_cache_size", "1G", flavor="mariadb", version="10.11.19",
+                 plugins=frozenset({"ha_rocksdb"}))  # fmt: skip
+    assert said.outcome is Outcome.ACCEPTS and not said.certain

@@ -1,0 +1,132 @@
+"""What the option files give the server to start with: the plugins they load, whether InnoDB is on, and
+which storage engines exist. One fact read by the option checker (config_validity), the startup rules and
+the engine (no InnoDB advice for a server that runs without InnoDB).
+
+Semantics as mariadbd 10.11 has them (sql/mysqld.cc): `plugin_load_add` lines accumulate, a `plugin_load`
+line drops every library named before it; each value is a `;`-separated list of `library` or
+`name=library` items (with or without `.so`). The `innodb` plugin switch is last-wins (`skip-innodb`,
+`disable-innodb`, `innodb = OFF`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from advisor.derived.cache import once_per_audit
+
+if TYPE_CHECKING:
+    from advisor.context import AuditContext
+    from advisor.inputs.optionfiles import OptionEntry
+
+# information_schema.ENGINES of a default mariadbd 10.11.19 (a private instance started here)
+BUILTIN_ENGINES: Final = frozenset(
+    {"csv", "mrg_myisam", "memory", "aria", "myisam", "sequence", "innodb", "performance_schema"}
+)
+# Engine names MariaDB also takes (sql/handler.cc: the historic aliases)
+ENGINE_ALIASES: Final = {"heap": "memory", "merge": "mrg_myisam", "mrg_isam": "mrg_myisam", "maria": "aria"}
+# Plugins that provide encryption keys (MariaDB KB "Encryption Key Management")
+KEY_PLUGINS: Final = frozenset(
+    {"file_key_management", "hashicorp_key_management", "aws_key_management", "example_key_management"}
+)
+_OFF: Final = frozenset({"off", "0"})
+
+
+def _stem(item: str) -> str:
+    """`file_key_management.so` → `file_key_management`; the server adds the suffix when it is missing."""
+    library = item.strip().strip("'\"").replace("\\", "/").rsplit("/", 1)[-1].lower()
+    for suffix in (".so", ".dll"):
+        library = library.removesuffix(suffix)
+    return library
+
+
+def plugin_words(value: str) -> set[str]:
+    """Library stems and plugin names in a `plugin_load_add` value: `a;NAME=b.so` → {a, b, name}."""
+    words: set[str] = set()
+    for item in value.split(";"):
+        name, _, library = item.partition("=") if "=" in item else ("", "", item)
+        if _stem(library):
+            words.add(_stem(library))
+        if name.strip():
+            words.add(name.strip().lower().replace("-", "_"))
+    return words
+
+
+def _server_lines(ctx: AuditContext) -> tuple[OptionEntry, ...]:
+    return ctx.options.entries(ctx.groups_read) if ctx.options is not None else ()
+
+
+@once_per_audit
+def loaded_plugins(ctx: AuditContext) -> frozenset[str]:
+    """The plugin libraries (stems) and plugin names the option files load, in the groups the server reads."""
+    loaded: set[str] = set()
+    for entry in _server_lines(ctx):
+        if entry.prefix is not None or entry.name not in ("plugin_load", "plugin_load_add"):
+            continue
+        if entry.name == "plugin_load":
+            loaded.clear()
+        loaded |= plugin_words(entry.value or "")
+    return frozenset(loaded)
+
+
+def engine_available(ctx: AuditContext, engine: str) -> bool:
+    """Is `engine` (as a default_storage_engine value) built in or a loaded plugin's (`ha_rocksdb` → RocksDB)?"""
+    name = engine.strip().strip("'\"").lower()
+    name = ENGINE_ALIASES.get(name, name)
+    if name == "innodb":
+        return innodb_disabled_by(ctx) is None
+    if name in BUILTIN_ENGINES:
+        return True
+    loaded = loaded_plugins(ctx)
+    return name in loaded or any(word.removeprefix("ha_") in (name, name + "x") for word in loaded)
+
+
+@once_per_audit
+def innodb_disabled_by(ctx: AuditContext) -> OptionEntry | None:
+    """The line that leaves InnoDB off (`skip-innodb`, `innodb = OFF`: the last `innodb` line wins), else None."""
+    last: OptionEntry | None = None
+    for entry in _server_lines(ctx):
+        if entry.name == "innodb" and entry.prefix in (None, "skip", "disable", "enable"):
+            last = entry
+    value = (last.value or "ON").strip().lower() if last is not None else "on"
+    return last if value in _OFF else None
+
+
+def innodb_lines(ctx: AuditContext) -> tuple[OptionEntry, ...]:
+    """Every `innodb` switch line that turns InnoDB off (all must go for it to come back)."""
+    return tuple(
+        entry
+        for entry in _server_lines(ctx)
+        if entry.name == "innodb" and (entry.value or "ON").strip().lower() in _OFF
+    )
+
+
+def default_engine_lines(ctx: AuditContext) -> dict[str, OptionEntry]:
+    """The winning default_storage_engine / default_tmp_storage_engine lines of the files."""
+    found: dict[str, OptionEntry] = {}
+    for entry in _server_lines(ctx):
+        if entry.prefix is None and entry.name in ("default_storage_engine", "default_tmp_storage_engine"):
+            found[entry.name] = entry
+    return found
+
+
+@once_per_audit
+def innodb_stays_off(ctx: AuditContext) -> bool:
+    """InnoDB is disabled and the server still starts: the default engine is set to another engine it has,
+    and the temporary one is not InnoDB (unset, it follows the default; started on mariadbd 10.11.19)."""
+    if innodb_disabled_by(ctx) is None:
+        return False
+    lines = default_engine_lines(ctx)
+    default = lines.get("default_storage_engine")
+    temporary = lines.get("default_tmp_storage_engine")
+    default_ok = default is not None and _other_engine(ctx, default.value)
+    return default_ok and (temporary is None or _other_engine(ctx, temporary.value))
+
+
+def _other_engine(ctx: AuditContext, value: str | None) -> bool:
+    name = (value or "").strip().strip("'\"").lower()
+    return bool(name) and name != "innodb" and engine_available(ctx, name)
+
+
+def key_plugin_loaded(ctx: AuditContext) -> bool:
+    """Does the configuration load a key management plugin (needed to encrypt anything)?"""
+    return bool(loaded_plugins(ctx) & KEY_PLUGINS)
