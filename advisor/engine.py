@@ -19,6 +19,7 @@ from advisor.advisors import all_rules, precedence
 from advisor.after_restart import after_restart_findings
 from advisor.catalog import Catalog, get_catalog
 from advisor.context import AuditContext, Setting
+from advisor.derived.engines import innodb_stays_off
 from advisor.derived.inputs import missing_input_findings, missing_needs
 from advisor.differ import render_recommendation
 from advisor.dropin import render_dropin
@@ -169,9 +170,15 @@ def build_context(parsed: ParsedInputs, inputs: AuditInputs, catalog: Catalog | 
     )
 
 
+def _innodb_setting(variable: str | None) -> bool:
+    return variable is not None and variable.startswith("innodb_")
+
+
 def _complete(ctx: AuditContext, rule: Rule, proposal: Proposal) -> Finding | None:
     """Fill in current value, restart and live-apply facts; drop changes the version cannot take."""
     variable, recommended = proposal.variable, proposal.recommended
+    if recommended is not None and _innodb_setting(variable) and innodb_stays_off(ctx):
+        return None  # a server run without InnoDB on purpose (it starts so): InnoDB advice has no object
     current = ctx.config.text(variable) if variable else None
     restart: bool | None = None
     sql: str | None = None

@@ -13,6 +13,7 @@ from advisor.rules import Rule
 
 ADVISOR_MODULES: tuple[str, ...] = (
     "config_validity",
+    "startup",
     "memory",
     "durability",
     "replication",

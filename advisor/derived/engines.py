@@ -127,6 +127,14 @@ def _other_engine(ctx: AuditContext, value: str | None) -> bool:
     return bool(name) and name != "innodb" and engine_available(ctx, name)
 
 
+def _switched_off(ctx: AuditContext, plugin: str) -> bool:
+    """`file_key_management = OFF` (or skip-): the library is loaded, the plugin not started."""
+    last = [entry for entry in _server_lines(ctx) if entry.name == plugin and entry.prefix != "maximum"]
+    return bool(last) and (last[-1].value or "ON").strip().lower() in _OFF
+
+
+@once_per_audit
 def key_plugin_loaded(ctx: AuditContext) -> bool:
-    """Does the configuration load a key management plugin (needed to encrypt anything)?"""
-    return bool(loaded_plugins(ctx) & KEY_PLUGINS)
+    """Does the configuration start a key management plugin (needed to encrypt anything)? A plugin switched
+    OFF gives no keys: mariadbd 10.11.19 then aborts on innodb_encrypt_tables = ON, as without it."""
+    return any(not _switched_off(ctx, plugin) for plugin in loaded_plugins(ctx) & KEY_PLUGINS)
