@@ -1,0 +1,99 @@
+"""Engines at startup: InnoDB disabled while it is still the default engine, and default engines the server
+does not have. Both pass `--verbose --help` and abort the real start (mariadbd 10.11.19, a private instance)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Final
+
+from advisor.advisors.startup.lines import comment_out, winning_lines, written
+from advisor.derived.engines import (
+    default_engine_lines,
+    engine_available,
+    innodb_disabled_by,
+    innodb_lines,
+    innodb_stays_off,
+)
+from advisor.findings import Severity
+from advisor.references import MARIADB_SERVER_VARIABLES
+from advisor.rules import Proposal, mariadb_only, rule
+
+if TYPE_CHECKING:
+    from advisor.context import AuditContext
+
+MARIADB_DISABLE_INNODB = "https://mariadb.com/kb/en/innodb-system-variables/#innodb"
+MARIADB_DEFAULT_ENGINE = f"{MARIADB_SERVER_VARIABLES}#default_storage_engine"
+_ENGINE_OPTIONS: Final = ("default_storage_engine", "default_tmp_storage_engine", "enforce_storage_engine")
+
+
+@rule(
+    "startup.innodb_disabled",
+    Severity.CRITICAL,
+    [MARIADB_DISABLE_INNODB, MARIADB_DEFAULT_ENGINE],
+    versions=mariadb_only(),
+)
+def innodb_disabled(ctx: AuditContext) -> Iterator[Proposal]:
+    """What it checks: a line that disables InnoDB (`skip-innodb`, `disable-innodb`, `innodb = OFF`,
+    with or without `loose-`) while the default storage engine, or the default temporary one, is InnoDB
+    (the default) or an engine the server does not have.
+
+    Why it matters: the server refuses to run without its default engine: mariadbd 10.11.19 logs "Plugin
+    'InnoDB' is disabled", then "Unknown/unsupported storage engine: InnoDB" and aborts. Old option files
+    (MySQL 4/5.0 days, when InnoDB was optional) carry the line.
+
+    What we recommend: comment the line out; InnoDB then starts as the default engine. To run without
+    InnoDB on purpose, set default_storage_engine (and default_tmp_storage_engine, if set) to an engine the
+    server has (Aria, MyISAM): such a file starts and the line stays, and no InnoDB advice is given then.
+
+    Caveats: MariaDB only (observed on its binary). A data directory holding InnoDB tables needs InnoDB.
+    """
+    if innodb_disabled_by(ctx) is None or innodb_stays_off(ctx):
+        return
+    engines = {name: entry.value for name, entry in default_engine_lines(ctx).items()}
+    defaults = (
+        ", ".join(f"{name} = {value}" for name, value in engines.items()) or "default_storage_engine unset"
+    )
+    for entry in innodb_lines(ctx):
+        yield comment_out(
+            entry,
+            f"{written(entry)}: {ctx.version.describe()} does not start",
+            f"the line disables InnoDB, and the default storage engine is still InnoDB ({defaults}): the "
+            "server aborts at startup ('Unknown/unsupported storage engine: InnoDB'). Comment the line out; "
+            "to run without InnoDB, set default_storage_engine to another engine (Aria, MyISAM) instead.",
+            "innodb",
+        )
+
+
+@rule(
+    "startup.unknown_storage_engine",
+    Severity.CRITICAL,
+    [MARIADB_DEFAULT_ENGINE, f"{MARIADB_SERVER_VARIABLES}#enforce_storage_engine"],
+    versions=mariadb_only(),
+)
+def unknown_storage_engine(ctx: AuditContext) -> Iterator[Proposal]:
+    """What it checks: default_storage_engine, default_tmp_storage_engine or enforce_storage_engine naming an
+    engine the server does not have: a plugin engine (RocksDB, Spider, BLACKHOLE, ARCHIVE...) whose library
+    the option files do not load.
+
+    Why it matters: the option parser takes any name; at startup mariadbd 10.11.19 says
+    "Unknown/unsupported storage engine: RocksDB" and aborts.
+
+    What we recommend: comment the line out (the server keeps its default, InnoDB), or load the engine's
+    plugin (`plugin_load_add = ha_rocksdb`) where it is installed, and keep the line.
+
+    Caveats: MariaDB only. Engines built in are those of a default 10.11 build (InnoDB, Aria, MyISAM, MEMORY,
+    CSV, MRG_MyISAM, SEQUENCE); an engine of a loaded library is taken as present. InnoDB named while InnoDB
+    is disabled is startup.innodb_disabled's.
+    """
+    for name, entry in winning_lines(ctx, _ENGINE_OPTIONS).items():
+        engine = (entry.value or "").strip().strip("'\"")
+        if not engine or engine.lower() == "innodb" or engine_available(ctx, engine):
+            continue
+        yield comment_out(
+            entry,
+            f"{written(entry)}: {ctx.version.describe()} does not start",
+            f"{engine} is not an engine this server has: no option file loads its plugin, and the server "
+            f"aborts at startup ('Unknown/unsupported storage engine: {engine}'). Comment the line out, or "
+            "load the engine's plugin with plugin_load_add where it is installed.",
+            name,
+        )
