@@ -1,0 +1,103 @@
+"""The startup rules and loaded plugins against real starts: a private mariadbd (own datadir, socket, port)
+started with each case's option file aborts where the rule fires, and starts with the file we hand back.
+
+`--verbose --help` cannot tell: these files pass the option parser and stop while the engines initialise.
+Skipped when mariadbd is missing, except in CI (CI=true).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from advisor.audit import AuditInputs, run_audit
+from tests.advisor.case_files import CASES_DIR, Case, load_cases
+from tests.fixtures.private_mariadb import PrivateMariadb
+from tests.fixtures.real_services import missing
+
+pytestmark = pytest.mark.mariadb
+
+# one file each, no includes: the file is handed to mariadbd as --defaults-file
+STARTUP_CASES = [
+    case
+    for case in load_cases()
+    if case.path.parent == CASES_DIR / "startup"
+    and len(case.inputs.mycnf) == 1
+    and "corpus" not in case.path.name
+]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[PrivateMariadb]:
+    """One installed datadir (never started by the fixture): each test starts it with a file of its own."""
+    for program in ("mariadbd", "mariadb-install-db"):
+        if shutil.which(program) is None:
+            missing(f"{program} is not installed: cannot start a private MariaDB")
+    root = Path(tempfile.mkdtemp(prefix="innotune-startup-"))
+    root.chmod(0o755)
+    instance = PrivateMariadb(root, server_id=1)
+    try:
+        instance.install()
+        yield instance
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _starts(server: PrivateMariadb, text: str) -> tuple[bool, str]:
+    """Start mariadbd with `text` as its option file; (came up, its log). Stopped again at once."""
+    cnf = server.root / "test.cnf"
+    cnf.write_text(text)
+    cnf.chmod(0o644)
+    log = server.root / "start.log"
+    argv = [
+        "mariadbd", f"--defaults-file={cnf}", f"--datadir={server.datadir}", f"--socket={server.socket}",
+        f"--port={server.port}", "--bind-address=127.0.0.1", f"--pid-file={server.root / 'mysqld.pid'}",
+        f"--tmpdir={server.root / 'tmp'}", "--innodb-buffer-pool-size=64M", *server._user(),
+    ]  # fmt: skip
+    with log.open("w") as output:
+        server.process = subprocess.Popen(argv, stdout=output, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and server.process.poll() is None:
+            if "ready for connections" in log.read_text(errors="replace"):
+                server.stop()
+                return True, log.read_text(errors="replace")
+            time.sleep(0.2)
+    server.stop()
+    return False, log.read_text(errors="replace")
+
+
+@pytest.mark.parametrize("case", STARTUP_CASES, ids=[case.id for case in STARTUP_CASES])
+def test_case_files_fail_and_recommended_files_start(server: PrivateMariadb, case: Case) -> None:
+    """Where a startup rule fires the file as given aborts; the recommended file starts in every case."""
+    (given,) = case.inputs.mycnf.values()
+    result = run_audit(case.inputs)
+    if case.fires:
+        came_up, log = _starts(server, given)
+        assert not came_up, f"{case.id}: the file as given started; the rule says it does not"
+        assert "[ERROR]" in log
+    (recommended,) = [file.recommended for file in result.files]
+    came_up, log = _starts(server, recommended)
+    assert came_up, f"{case.id}: the recommended file did not start:\n{recommended}\n{log[-1500:]}"
+
+
+def test_loaded_key_plugin_file_starts(server: PrivateMariadb) -> None:
+    """plugin_load_add = file_key_management with its key file and encryption on (review case 05): the
+    recommended file keeps the plugin's options and starts; without them InnoDB would abort."""
+    keys = server.root / "keys.txt"
+    keys.write_text("1;" + "a1" * 32 + "\n")
+    keys.chmod(0o644)
+    given = (
+        "[mysqld]\nplugin_load_add = file_key_management\n"
+        f"file_key_management_filename = {keys}\ninnodb_encrypt_tables = ON\ninnodb_encrypt_log = ON\n"
+    )
+    result = run_audit(AuditInputs(mycnf={"/etc/mysql/my.cnf": given}, server_version="10.11.19-MariaDB"))
+    (recommended,) = [file.recommended for file in result.files]
+    assert f"file_key_management_filename = {keys}" in recommended.splitlines()
+    came_up, log = _starts(server, recommended)
+    assert came_up, log[-1500:]
