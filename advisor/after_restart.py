@@ -16,12 +16,13 @@ from collections.abc import Callable, Iterator, Mapping
 
 from msgspec.structs import replace
 
+from advisor.advisors import all_rules
 from advisor.context import AuditContext, EffectiveConfig, Setting
-from advisor.effective import LayeredSettings
 from advisor.findings import Finding
+from advisor.rules import Rule
 from advisor.sql import same_value
 
-RunRules = Callable[[AuditContext], list[Finding]]
+RunRules = Callable[[AuditContext, list[Rule]], list[Finding]]
 
 
 class _Overlay(Mapping[str, Setting]):
@@ -43,14 +44,11 @@ class _Overlay(Mapping[str, Setting]):
 
 
 def file_context(ctx: AuditContext) -> AuditContext | None:
-    """The context with each drifted setting at its file value; None when nothing drifted that the
-    rules read (pure functions of the context: a name no rule looked up cannot change what they find)."""
-    settings = ctx.config.settings
-    reads = settings.reads if isinstance(settings, LayeredSettings) else None
+    """The context with every drifted setting at its file value; None when none drifted."""
     overrides = {
         setting.name: replace(setting, value=setting.file_value, source="cnf")
         for setting in ctx.config.drift
-        if setting.file_value is not None and (reads is None or setting.name in reads)
+        if setting.file_value is not None
     }
     if not overrides:
         return None
@@ -58,16 +56,31 @@ def file_context(ctx: AuditContext) -> AuditContext | None:
     return replace(ctx, config=config)
 
 
-def after_restart_findings(ctx: AuditContext, found: list[Finding], run_rules: RunRules) -> list[Finding]:
+def rules_to_rerun(ctx: AuditContext, reads: Mapping[str, set[str] | None]) -> list[Rule]:
+    """The rules that read a drifted setting in the first run: rules are pure functions of the
+    context, so a rule that never looked a drifted name up finds the same again (a drifted pid_file
+    reruns nothing). A rule that went over every setting (None) is rerun."""
+    drifted = {setting.name for setting in ctx.config.drift}
+    return [
+        rule
+        for rule in all_rules()
+        if rule.id in reads and (reads[rule.id] is None or not drifted.isdisjoint(reads[rule.id] or ()))
+    ]
+
+
+def after_restart_findings(
+    ctx: AuditContext, found: list[Finding], reads: Mapping[str, set[str] | None], run_rules: RunRules
+) -> list[Finding]:
     """Findings that only the file's values show (the status and every other input are the same in
     both runs, so the drifted settings are what makes them differ), each saying so."""
-    restarted = file_context(ctx)
+    rules = rules_to_rerun(ctx, reads) if ctx.config.drift else []
+    restarted = file_context(ctx) if rules else None
     if restarted is None:
         return []
     seen = {(finding.rule, finding.variable) for finding in found}
     return [
         _about_the_file(ctx, finding)
-        for finding in run_rules(restarted)
+        for finding in run_rules(restarted, rules)
         if finding.variable is not None and (finding.rule, finding.variable) not in seen
     ]
 

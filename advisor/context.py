@@ -116,6 +116,46 @@ class EffectiveConfig(Struct, frozen=True):
         return setting is not None and setting.file_value is not None
 
 
+class ReadLog:
+    """The setting names looked up while something ran (None: it went over every setting).
+
+    The effective settings write to it; the engine opens a fresh log per rule, and a derived fact
+    keeps the names it read, so a rule that takes the fact from the cache is charged with them too.
+    What a rule read is all its findings can depend on (advisor.after_restart reruns only the rules
+    that read a setting the option file sets differently)."""
+
+    __slots__ = ("names",)
+
+    def __init__(self) -> None:
+        self.names: set[str] | None = set()
+
+    def begin(self) -> set[str] | None:
+        """Start a fresh log; returns the outer one for `end`."""
+        outer, self.names = self.names, set()
+        return outer
+
+    def end(self, outer: set[str] | None) -> set[str] | None:
+        """What was read since `begin`; the outer log gains it."""
+        inner = self.names
+        self.names = outer
+        self.include(inner)
+        return inner
+
+    def include(self, names: set[str] | None) -> None:
+        if self.names is None:
+            return
+        if names is None:
+            self.names = None
+        else:
+            self.names |= names
+
+
+def read_log(ctx: AuditContext) -> ReadLog | None:
+    """The log of the context's effective settings, when they keep one."""
+    log = getattr(ctx.config.settings, "log", None)
+    return log if isinstance(log, ReadLog) else None
+
+
 class DerivedFacts:
     """The one per-audit cache of derived facts (advisor.derived): each computed on first use.
 
@@ -123,18 +163,30 @@ class DerivedFacts:
     through `msgspec.structs.replace`), so a fact never outlives the context it was computed from.
     """
 
-    __slots__ = ("_values",)
+    __slots__ = ("_reads", "_values")
 
     def __init__(self) -> None:
         self._values: dict[Callable[..., object], object] = {}
+        self._reads: dict[Callable[..., object], set[str] | None] = {}
 
     def get(self, compute: Callable[[AuditContext], T], ctx: AuditContext) -> T:
-        """`compute(ctx)`, computed once for this context."""
+        """`compute(ctx)`, computed once for this context (the settings it read logged each time)."""
+        log = read_log(ctx)
         try:
-            return cast(T, self._values[compute])
+            value = cast(T, self._values[compute])
         except KeyError:
-            value = self._values[compute] = compute(ctx)
+            if log is None:
+                value = self._values[compute] = compute(ctx)
+                return value
+            outer = log.begin()
+            try:
+                value = self._values[compute] = compute(ctx)
+            finally:
+                self._reads[compute] = log.end(outer)
             return value
+        if log is not None:
+            log.include(self._reads.get(compute, set()))
+        return value
 
 
 class AuditContext(Struct, frozen=True, dict=True):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Mapping
 from typing import TYPE_CHECKING
 
-from advisor.context import EffectiveConfig, LiveExistence, Setting
+from advisor.context import EffectiveConfig, LiveExistence, ReadLog, Setting
 from advisor.sql import same_value
 from advisor.units import parse_bool, parse_size
 
@@ -56,16 +56,13 @@ class LayeredSettings(Mapping[str, Setting]):
         self._live = live
         self._existence = existence
         self._cache: dict[str, Setting | None] = {}
-        #: the names looked up since `forget_reads` (None once something iterated over every name):
-        #: what the rules' results can depend on (advisor.after_restart).
-        self.reads: set[str] | None = set()
-
-    def forget_reads(self) -> None:
-        self.reads = set()
+        #: the names looked up (see ReadLog), fresh once the settings are built.
+        self.log = ReadLog()
 
     def __getitem__(self, name: str) -> Setting:
-        if self.reads is not None:
-            self.reads.add(name)
+        names = self.log.names
+        if names is not None:
+            names.add(name)
         if name not in self._cache:
             self._cache[name] = self._build(name)
         found = self._cache[name]
@@ -74,7 +71,7 @@ class LayeredSettings(Mapping[str, Setting]):
         return found
 
     def __iter__(self) -> Iterator[str]:
-        self.reads = None
+        self.log.names = None
         names = set(self._live) | set(self._file) | set(self._catalog.names_for(self._version))
         return iter(sorted(name for name in names if name in self))
 
@@ -198,5 +195,5 @@ def build_effective_config(
     if seen is not None:
         settings.observe(seen)
         drift = (*drift, seen)
-    settings.forget_reads()
+    settings.log = ReadLog()
     return EffectiveConfig(settings=settings, drift=drift, live=existence)

@@ -18,7 +18,7 @@ from msgspec.structs import replace
 from advisor.advisors import all_rules, precedence
 from advisor.after_restart import after_restart_findings
 from advisor.catalog import Catalog, get_catalog
-from advisor.context import AuditContext, Setting
+from advisor.context import AuditContext, Setting, read_log
 from advisor.derived.engines import innodb_stays_off
 from advisor.derived.inputs import missing_input_findings, missing_needs
 from advisor.differ import render_recommendation
@@ -242,20 +242,27 @@ def references_for(ctx: AuditContext, references: tuple[str, ...]) -> tuple[str,
     return tuple(sorted(kept, key=lambda url: "mariadb.com" not in url))
 
 
-def run_rules(ctx: AuditContext, rules: Iterable[Rule] | None = None) -> list[Finding]:
+def run_rules(
+    ctx: AuditContext, rules: Iterable[Rule] | None = None, reads: dict[str, set[str] | None] | None = None
+) -> list[Finding]:
     """Run each rule that applies to the version; collect completed findings. A rule that found
-    nothing while an input it needs is missing is reported as not run (advisor.derived.inputs)."""
+    nothing while an input it needs is missing is reported as not run (advisor.derived.inputs).
+    `reads`, when given, gains the setting names each rule looked up (see ReadLog)."""
     findings: list[Finding] = []
     skipped: dict[str, list[str]] = {}
+    log = read_log(ctx) if reads is not None else None
     for item in rules if rules is not None else all_rules():
         if not item.versions.includes(ctx.version):
             continue
         found = False
+        outer = log.begin() if log is not None else None
         for proposal in item.check(ctx):
             found = True
             finding = _complete(ctx, item, proposal)
             if finding is not None:
                 findings.append(finding)
+        if log is not None and reads is not None:
+            reads[item.id] = log.end(outer)
         if item.needs and not found:
             for need in missing_needs(ctx, item.needs):
                 skipped.setdefault(need, []).append(item.id)
@@ -346,8 +353,9 @@ def audit(inputs: AuditInputs, timings: dict[str, float] | None = None) -> Audit
     parsed = parse_inputs(inputs)
     parsed_at = perf_counter()
     ctx = build_context(parsed, inputs)
-    found = run_rules(ctx)
-    found += after_restart_findings(ctx, found, run_rules)
+    reads: dict[str, set[str] | None] = {}
+    found = run_rules(ctx, reads=reads if ctx.config.drift else None)
+    found += after_restart_findings(ctx, found, reads, run_rules)
     findings = keep_secrets_out(ctx.options, order_live_sql(ctx, settle_conflicts(found)))
     findings.sort(key=lambda f: (f.severity.rank, f.advisor, f.rule, f.variable or ""))
     recommendation = render_recommendation(ctx, findings)

@@ -73,7 +73,9 @@ def test_a_file_that_matches_the_live_server_draws_nothing_about_the_next_restar
     ]
 
 
-def _context_after_rules(mycnf: str) -> Any:
+def _rerun(mycnf: str) -> tuple[Any, list[str]]:
+    """The context after a first run of every rule, and the ids of the rules the file's values rerun."""
+    from advisor.after_restart import rules_to_rerun
     from advisor.engine import build_context, parse_inputs, run_rules
 
     inputs = AuditInputs(
@@ -84,22 +86,47 @@ def _context_after_rules(mycnf: str) -> Any:
         storage="ssd",
     )
     ctx = build_context(parse_inputs(inputs), inputs)
-    run_rules(ctx)
-    return ctx
+    reads: dict[str, set[str] | None] = {}
+    run_rules(ctx, reads=reads)
+    return ctx, [rule.id for rule in rules_to_rerun(ctx, reads)]
 
 
-def test_the_second_pass_runs_only_when_a_rule_read_a_drifted_setting() -> None:
+def test_only_the_rules_that_read_a_drifted_setting_run_again() -> None:
     """Rules are pure functions of the context: a drifted name none of them looked up (a pid file's
-    path) cannot change what they find, so the rules do not run again for it."""
-    from advisor.after_restart import file_context
+    path) cannot change what they find, so nothing runs again for it; a drifted durability setting
+    reruns its rule, and a derived fact's reads count for every rule that takes it from the cache."""
+    ctx, rerun = _rerun("[mysqld]\npid_file = /run/elsewhere.pid\n")
+    assert [setting.name for setting in ctx.config.drift] == ["pid_file"]
+    assert rerun == []
+    _, rerun = _rerun("[mysqld]\npid_file = /run/elsewhere.pid\ninnodb_flush_log_at_trx_commit = 0\n")
+    assert "durability.flush_log_at_trx_commit" in rerun
+    assert "buffer_pool.undersized" not in rerun
+    _, rerun = _rerun("[mysqld]\nkey_buffer_size = 2G\n")  # in the memory budget, a derived fact
+    assert {"memory.overcommitted", "buffer_pool.undersized"} <= set(rerun)
 
-    paths_only = _context_after_rules("[mysqld]\npid_file = /run/elsewhere.pid\n")
-    assert [setting.name for setting in paths_only.config.drift] == ["pid_file"]
-    assert file_context(paths_only) is None
-    durability = _context_after_rules(
-        "[mysqld]\npid_file = /run/elsewhere.pid\ninnodb_flush_log_at_trx_commit = 0\n"
-    )
-    restarted = file_context(durability)
-    assert restarted is not None
-    assert restarted.config.text("innodb_flush_log_at_trx_commit") == "0"
-    assert restarted.config.text("pid_file") == durability.config.text("pid_file")  # not read: live kept
+
+def test_rerunning_only_the_rules_that_read_drift_finds_what_rerunning_all_of_them_finds() -> None:
+    """Every real-world my.cnf of the corpus against the live sysbench dump (drift on many settings):
+    the findings of the selective rerun are exactly those of running every rule again."""
+    from advisor.after_restart import after_restart_findings
+    from advisor.engine import build_context, parse_inputs, run_rules
+    from advisor.errors import InputError
+
+    variables = corpus_file(f"{SYSBENCH}.global_variables.tsv").read_text()
+    compared = 0
+    for path in sorted(corpus_file("realworld/mycnf").iterdir()):
+        inputs = AuditInputs(
+            mycnf={f"/etc/mysql/{path.name}": path.read_text()}, variables=variables, memory="24G"
+        )
+        try:
+            ctx = build_context(parse_inputs(inputs), inputs)
+        except InputError:
+            continue
+        reads: dict[str, set[str] | None] = {}
+        found = run_rules(ctx, reads=reads)
+        selective = after_restart_findings(ctx, found, reads, run_rules)
+        everything = {rule: None for rule in reads}  # as if every rule had read every setting
+        full = after_restart_findings(ctx, found, everything, run_rules)
+        assert selective == full, path.name
+        compared += bool(ctx.config.drift)
+    assert compared >= 20
