@@ -30,10 +30,8 @@ from pathlib import Path
 
 from advisor.optioncheck import generate_probes as probes
 from advisor.optioncheck.generate_probes import canonical
-from advisor.optioncheck.versions import history
 
 DATA = Path(__file__).with_name("data") / "mariadb-10.11.json"
-CATALOG = Path(__file__).parents[1] / "catalog" / "variables.json"
 OPTION_LINE = re.compile(r"^  (?:-\S, )?--([A-Za-z0-9_-]+)(\[=(?:name|#)\]|=(?:name|#))?")
 ISV_QUERY = (
     "SELECT VARIABLE_NAME, VARIABLE_TYPE, NUMERIC_MIN_VALUE, NUMERIC_MAX_VALUE, NUMERIC_BLOCK_SIZE, "
@@ -172,10 +170,7 @@ def main() -> None:
     probes.probe_signed(args.mariadbd, options)
     probes.probe_loose_zero(args.mariadbd, options)
     probes.probe_maximum(args.mariadbd, options)
-    mysql_names = set(getattr(history("mysql"), "listed", ())) | set(
-        json.loads(CATALOG.read_text())["variables"]
-    )
-    compatible = probes.probe_compatibility(args.mariadbd, sorted(mysql_names - set(options)))
+    compatible = probes.probe_compatibility(args.mariadbd, sorted(probes.stub_candidates() - set(options)))
     document = {
         "flavor": "mariadb",
         "version": "10.11",

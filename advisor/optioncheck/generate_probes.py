@@ -4,14 +4,19 @@ by the judge). Each probe learns one thing the help text and SYSTEM_VARIABLES do
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from advisor.optioncheck.versions import history
 
 PLUGIN_FAILED = re.compile(r"Parsing options for plugin '([^']+)' failed")
 UNASKABLE = ("help", "verbose", "version", "log_error")
+CATALOG = Path(__file__).parents[1] / "catalog" / "variables.json"
 SWITCHES = ("help+probe", "help+probe: switch takes any value")  # `--<plugin>=ON|OFF|FORCE`
 
 
@@ -130,3 +135,16 @@ def probe_compatibility(mariadbd: str, names: list[str]) -> list[str]:
         for name, (rc, stderr) in zip(names, results, strict=True)
         if rc == 0 and ("compatible" in stderr or "was removed" in stderr)
     ]
+
+
+def stub_candidates() -> set[str]:
+    """Names 10.11 may swallow with a warning: every name some MySQL or MariaDB list holds (or some binary
+    swallows) and the tuned catalog's variables. MySQL's names alone missed the options MariaDB itself
+    removed (innodb_lock_schedule_algorithm, innodb_scrub_log, ...: 10.11.19 warns 'was removed', starts)."""
+    candidates = set(json.loads(CATALOG.read_text(encoding="utf-8"))["variables"])
+    for flavor in ("mysql", "mariadb"):
+        names = history(flavor)
+        if names is not None:
+            candidates |= set(names.listed)
+            candidates.update(*(snap.swallowed for snap in names.snapshots))
+    return candidates - set(UNASKABLE)

@@ -110,7 +110,7 @@ def _check_server_line(ctx: AuditContext, entry: OptionEntry, found: ClassifiedL
 def _judge_server_line(ctx: AuditContext, entry: OptionEntry, found: ClassifiedLines, prefixes: bool) -> None:
     name, facts = lines.resolve(ctx, entry)
     said = verdicts.verdict(ctx, entry, prefixes)
-    if verdicts.is_compat_option(ctx, said):
+    if verdicts.is_compat_option(ctx, said, facts is not None and facts.ignored):
         found.ignored.extend(verdicts.compat_ignored(ctx, entry, said))
     elif facts is None and name == "set_variable":
         found.refused.extend(refusals.set_variable(ctx, entry))

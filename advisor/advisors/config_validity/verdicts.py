@@ -55,9 +55,15 @@ def compat_ignored(ctx: AuditContext, entry: OptionEntry, found: Verdict) -> Ite
     )
 
 
-def is_compat_option(ctx: AuditContext, found: Verdict) -> bool:
-    """Is this one of the MySQL options MariaDB 10.11 swallows with a warning (probed on the server)?"""
-    return found.reason == "compatibility_stub" and ctx.version.is_mariadb and ctx.version.line == "10.11"
+def is_compat_option(ctx: AuditContext, found: Verdict, catalog_ignored: bool = False) -> bool:
+    """Is this an option the target MariaDB swallows with a warning (a MySQL option, or one MariaDB removed:
+    probed on the real binaries)? Elsewhere than 10.11 the tuned catalog's own word on an ignored option
+    (`catalog_ignored`, which names the version that dropped it) speaks instead."""
+    return (
+        found.reason == "compatibility_stub"
+        and ctx.version.is_mariadb
+        and (ctx.version.line == "10.11" or not catalog_ignored)
+    )
 
 
 def verdict(ctx: AuditContext, entry: OptionEntry, prefixes: bool = True) -> Verdict:

@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 
 from advisor.optioncheck import judge
+from advisor.optioncheck.data import mariadb
+from advisor.optioncheck.versions import history
 from tests.advisor.optioncheck.test_cases import CASES, CLASS
 from tests.fixtures.real_services import IN_CI
 
@@ -72,4 +74,25 @@ def test_the_server_still_does_what_was_recorded_and_what_we_say(mariadbd: str) 
             wrong.append(f"{case['name']}={case['value']}: server {answer}, recorded {case['observed']}, "
                          f"judge {verdict.outcome.value}")  # fmt: skip
     assert len(sample) >= 25
+    assert wrong == []
+
+
+def test_every_innodb_name_other_mariadb_versions_list_is_judged_as_this_binary_takes_it(
+    mariadbd: str,
+) -> None:
+    """Each innodb_ option some MariaDB binary or test result lists but 10.11's help does not, fed to the
+    real binary: what it swallows ('was removed. It does nothing now', exit 0) must never be called refused,
+    and what it refuses must not be called ignored (the DBA review's cases 11 and 12: 13 false criticals)."""
+    names = history("mariadb")
+    assert names is not None
+    current = set(mariadb().options)
+    candidates = sorted(n for n in names.listed if n.startswith("innodb_") and n not in current)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        answers = list(pool.map(lambda name: ask(mariadbd, name, "1"), candidates))
+    wrong = []
+    for name, answer in zip(candidates, answers, strict=True):
+        verdict = judge(name, "1", flavor="mariadb", version="10.11.19")
+        if answer != CLASS[verdict.outcome]:
+            wrong.append(f"{name}: server {answer}, judge {verdict.outcome.value} ({verdict.reason})")
+    assert len(candidates) >= 20 and "innodb_scrub_log" in candidates
     assert wrong == []

@@ -195,3 +195,30 @@ def test_mariadb_before_106_parses_as_its_binaries_do() -> None:
     assert old.outcome is Outcome.REFUSES_TO_START
     new = judge("innodb_lock_wait_timeout", "abc", flavor="mariadb", version="10.6.23")
     assert new.outcome is Outcome.DISABLES_PLUGIN
+
+
+# mariadbd 10.11.19 (this machine): each warns "'<name>' was removed. It does nothing now", exits 0 on
+# `--verbose --help`, and a file holding all of them starts (the DBA review's cases 11 and 12)
+REMOVED_INNODB_1011 = (
+    "innodb_lock_schedule_algorithm", "innodb_idle_flush_pct", "innodb_sync_array_size",
+    "innodb_commit_concurrency", "innodb_log_compressed_pages", "innodb_stats_sample_pages",
+    "innodb_log_optimize_ddl", "innodb_scrub_log", "innodb_scrub_log_speed",
+    "innodb_adaptive_max_sleep_delay", "innodb_replication_delay",
+    "innodb_background_scrub_data_check_interval", "innodb_background_scrub_data_compressed",
+    "innodb_background_scrub_data_interval", "innodb_background_scrub_data_uncompressed",
+    "innodb_file_format", "innodb_log_files_in_group", "innodb_thread_concurrency",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("version", ["10.11.19", "11.4.5", "11.8.9"])
+def test_every_removed_innodb_option_the_binaries_swallow_is_a_notice_not_a_refusal(version: str) -> None:
+    """The 10.11 list was probed with MySQL's names only, so options MariaDB removed itself were 'refused'
+    (critical, exit 1). Now each is judged ignored, and the audit comments it out as a notice."""
+    for name in REMOVED_INNODB_1011:
+        verdict = judge(name, "1", flavor="mariadb", version=version)
+        assert (verdict.outcome, verdict.reason) == (Outcome.IGNORES_WITH_WARNING, "compatibility_stub"), name
+    text = "[mysqld]\n" + "".join(f"{name} = 1\n" for name in REMOVED_INNODB_1011)
+    ctx = context(AuditInputs(mycnf={"my.cnf": text}, server_version=f"{version}-MariaDB"))
+    found = {(p.variable, p.change, (p.severity or rule.severity).value) for rule in config_validity.RULES
+             for p in rule.check(ctx)}  # fmt: skip
+    assert found == {(name, "comment_out", "notice") for name in REMOVED_INNODB_1011}
