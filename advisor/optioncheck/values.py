@@ -3,8 +3,8 @@
 Booleans: ON/OFF, TRUE/FALSE, 1/0 in any case; anything else (YES, NO, 2) is only a warning and
 the option ends up OFF (core) or keeps its default (plugin: "ignoring option ... invalid value").
 Enums: a unique case-insensitive prefix of a value or the value's index; unknown words refused.
-Sets: comma-separated unique prefixes, or the bitmask as a number. Flagsets: `default` and
-`name=on|off|default` items. Strings: anything.
+Sets: comma-separated names, the last of which may be a unique prefix, or the bitmask as a number.
+Flagsets: `default` and `name=on|off|default` items, names spelt out in full. Strings: anything.
 """
 
 from __future__ import annotations
@@ -66,12 +66,23 @@ def check_enum(text: str, facts: OptionFacts) -> ValueCheck:
     return ValueCheck("error", f"'{text}' is not one of {', '.join(facts.values)}")
 
 
+def exact_index(word: str, values: tuple[str, ...]) -> int | None:
+    """Index of the value spelt `word` in any case; None when none is."""
+    lowered = word.lower()
+    return next((index for index, value in enumerate(values) if value.lower() == lowered), None)
+
+
 def check_set(text: str, facts: OptionFacts) -> ValueCheck:
+    """Only the last item may be a unique prefix: mariadbd 10.11.19 refuses (exit 13, 'Error while setting
+    value') sql_mode=STRICT_TRANS_TABLE,NO_ENGINE_SUBSTITUTION, log_output=TAB,FILE, old_mode=NO_PROG,...
+    and takes the same items in the other order."""
     if text == "":
         return ValueCheck("ok", effective="")
     chosen: list[str] = []
-    for item in text.split(","):
-        found = find_type(item, facts.values) if item else None
+    items = text.split(",")
+    for position, item in enumerate(items):
+        last = position == len(items) - 1
+        found = (find_type(item, facts.values) if last else exact_index(item, facts.values)) if item else None
         if found is None or found < 0:
             break
         chosen.append(facts.values[found])
@@ -80,6 +91,11 @@ def check_set(text: str, facts: OptionFacts) -> ValueCheck:
     mask = strtol_whole(text)
     if mask is not None and 0 <= mask < (1 << len(facts.values)):
         return ValueCheck("ok", effective=text)
+    spelt = [find_type(item, facts.values) if item else None for item in items]
+    if all(index is not None and index >= 0 for index in spelt):  # an abbreviation before the last item
+        full = [facts.values[index] for index in spelt if index is not None]
+        return ValueCheck("error", f"'{items[position]}' abbreviates {full[position]}, and only the last item "
+                          "of a list may be abbreviated", suggested_value=",".join(full))  # fmt: skip
     return ValueCheck("error", f"'{text}' is not a list of {', '.join(facts.values)}")
 
 
@@ -91,8 +107,8 @@ def check_flagset(text: str, facts: OptionFacts) -> ValueCheck:
         if name.lower() == "default" and not equals and not seen_default:
             seen_default = True
             continue
-        found = find_type(name, flags) if name else None
-        if found is None or found < 0 or not equals or setting.lower() not in ("on", "off", "default"):
+        found = exact_index(name, flags) if name else None  # 10.11.19 refuses mrr_cost_b=on: no prefixes
+        if found is None or not equals or setting.lower() not in ("on", "off", "default"):
             return ValueCheck("error", f"'{item}' is not flag=on|off|default with a flag of {facts.name}")
     return ValueCheck("ok", effective=text)
 

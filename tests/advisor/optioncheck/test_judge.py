@@ -149,3 +149,21 @@ def test_loaded_library_without_a_list_is_unjudged() -> None:
     said = judge("rocksdb_block_cache_size", "1G", flavor="mariadb", version="10.11.19",
                  plugins=frozenset({"ha_rocksdb"}))  # fmt: skip
     assert said.outcome is Outcome.ACCEPTS and not said.certain
+
+
+def test_only_the_last_item_of_a_set_may_be_abbreviated_and_the_full_list_is_suggested() -> None:
+    """mariadbd 10.11.19 exits 13 on sql_mode = STRICT_TRANS_TABLE,NO_ENGINE_SUBSTITUTION and starts with the
+    same two items reversed (DBA review, case 02b)."""
+    verdict = maria("sql_mode", "STRICT_TRANS_TABLE,NO_ENGINE_SUBSTITUTION")
+    assert verdict.outcome is Outcome.REFUSES_TO_START
+    assert verdict.suggestion == "sql_mode = STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION"
+    assert "only the last item" in verdict.message
+    reversed_order = maria("sql_mode", "NO_ENGINE_SUBSTITUTION,STRICT_TRANS_TABLE")
+    assert reversed_order.outcome is Outcome.ACCEPTS and reversed_order.value.endswith(",STRICT_TRANS_TABLES")
+    assert maria("log_output", "TAB,FILE").outcome is Outcome.REFUSES_TO_START
+
+
+def test_a_flag_of_a_flagset_must_be_spelt_in_full() -> None:
+    """optimizer_switch = mrr_cost_b=on: a unique prefix of mrr_cost_based, refused by mariadbd 10.11.19."""
+    assert maria("optimizer_switch", "mrr_cost_b=on").outcome is Outcome.REFUSES_TO_START
+    assert maria("optimizer_switch", "MRR=ON,index_merge=off").outcome is Outcome.ACCEPTS

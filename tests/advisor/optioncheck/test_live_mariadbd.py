@@ -96,3 +96,30 @@ def test_every_innodb_name_other_mariadb_versions_list_is_judged_as_this_binary_
             wrong.append(f"{name}: server {answer}, judge {verdict.outcome.value} ({verdict.reason})")
     assert len(candidates) >= 20 and "innodb_scrub_log" in candidates
     assert wrong == []
+
+
+SET_VALUES = (  # mariadbd 10.11.19: a unique prefix only as the last item of a set; flag names in full
+    ("sql_mode", "STRICT_TRANS_TABLE,NO_ENGINE_SUBSTITUTION", "refuses"),
+    ("sql_mode", "NO_ENGINE_SUBSTITUTION,STRICT_TRANS_TABLE", "accepts"),
+    ("sql_mode", "STRICT_TRANS_TABLES,NO_ENGINE_SUBST,ANSI_QUOTES", "refuses"),
+    ("sql_mode", "ansi_quotes,strict_trans_tables", "accepts"),
+    ("sql_mode", "ANSI_QUOTES, STRICT_TRANS_TABLES", "refuses"),
+    ("log_output", "TAB,FILE", "refuses"),
+    ("log_output", "FILE,TAB", "accepts"),
+    ("old_mode", "NO_PROG,ZERO_DATE_TIME_CAST", "refuses"),
+    ("slave_type_conversions", "ALL_LOSSY,ALL_NON", "accepts"),
+    ("optimizer_switch", "mrr_cost_b=on", "refuses"),
+    ("optimizer_switch", "MRR=ON,index_merge=off", "accepts"),
+)
+
+
+def test_set_values_are_judged_as_the_binary_parses_them(mariadbd: str) -> None:
+    """The DBA review's case 02b: STRICT_TRANS_TABLE before another item was called accepted; mariadbd exits 13."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        answers = list(pool.map(lambda case: ask(mariadbd, case[0], case[1]), SET_VALUES))
+    judged = [
+        CLASS[judge(name, value, flavor="mariadb", version="10.11.19").outcome]
+        for name, value, _ in SET_VALUES
+    ]
+    assert answers == [expected for _, _, expected in SET_VALUES]
+    assert judged == answers
