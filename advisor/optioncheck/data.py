@@ -86,6 +86,7 @@ class Foreign(Struct, frozen=True):
     mariadb_only: frozenset[str]
     plugin_prefixes: dict[str, str]
     windows_only_values: dict[str, dict[str, Any]]
+    mysql_set_values: dict[str, list[dict[str, Any]]]  # the words of a set option, per MySQL version
 
 
 def _read(name: str) -> Any:
@@ -193,4 +194,5 @@ def foreign() -> Foreign:
         mariadb_only=frozenset(name for name in maria_names if not name.startswith("innodb")) - mysql_names,
         plugin_prefixes=document["plugin_prefixes"],
         windows_only_values=document["windows_only_values"],
+        mysql_set_values=document["mysql_set_values"],
     )

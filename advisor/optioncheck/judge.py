@@ -7,6 +7,7 @@ from advisor.optioncheck import names as naming
 from advisor.optioncheck.model import OptionFacts, Outcome, Verdict
 from advisor.optioncheck.names import Resolution
 from advisor.optioncheck.plugins import owned_by_unlisted
+from advisor.optioncheck.setvalues import mysql_set
 from advisor.optioncheck.state import Judgement, line, parse_version
 from advisor.optioncheck.unknown import (
     absent_here,
@@ -119,7 +120,7 @@ def _mysql_value(state: Judgement, facts: OptionFacts, value: str) -> ValueCheck
         return ValueCheck("error", f"an empty value for the number option {facts.name}")
     if facts.unsigned and value.strip().startswith("-"):  # 5.7.42: "value -5 adjusted to 1", and starts
         return ValueCheck("adjusted", f"MySQL adjusts the negative value {value} to the option's minimum")
-    return None
+    return mysql_set(facts, value, state.version) if facts.type == "set" else None
 
 
 def _outcome(state: Judgement, facts: OptionFacts, check: ValueCheck, loose: bool, abbreviation: str,

@@ -167,3 +167,27 @@ def test_a_flag_of_a_flagset_must_be_spelt_in_full() -> None:
     """optimizer_switch = mrr_cost_b=on: a unique prefix of mrr_cost_based, refused by mariadbd 10.11.19."""
     assert maria("optimizer_switch", "mrr_cost_b=on").outcome is Outcome.REFUSES_TO_START
     assert maria("optimizer_switch", "MRR=ON,index_merge=off").outcome is Outcome.ACCEPTS
+
+
+@pytest.mark.parametrize("version", ["8.0.11", "8.0.36", "8.4.3", "9.1.0"])
+def test_a_sql_mode_mysql_removed_is_refused_and_the_list_without_it_suggested(version: str) -> None:
+    """A 5.7 my.cnf on MySQL 8.0.11+: NO_AUTO_CREATE_USER is gone, the server exits ('Error while setting
+    value ... to sql_mode'); the same line is fine on 5.7 and on MariaDB (10.11.19 starts with it)."""
+    value = "STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION"
+    verdict = judge("sql_mode", value, flavor="mysql", version=version)
+    assert verdict.outcome is Outcome.REFUSES_TO_START
+    assert "NO_AUTO_CREATE_USER was removed in MySQL 8.0.11" in verdict.message
+    assert verdict.suggestion == "sql_mode = STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ENGINE_SUBSTITUTION"
+    assert judge("sql_mode", value, flavor="mysql", version="5.7.42").outcome is Outcome.ACCEPTS
+    assert maria("sql_mode", value).outcome is Outcome.ACCEPTS
+
+
+def test_sql_modes_are_the_target_versions_own() -> None:
+    """MAXDB went in 8.0.11 too; TIME_TRUNCATE_FRACTIONAL came with 8.0 and 5.7 refuses it."""
+    assert judge("sql_mode", "MAXDB", flavor="mysql", version="8.0.36").outcome is Outcome.REFUSES_TO_START
+    newer = judge("sql_mode", "ANSI_QUOTES,TIME_TRUNCATE_FRACTIONAL", flavor="mysql", version="5.7.42")
+    assert newer.outcome is Outcome.REFUSES_TO_START and newer.suggestion == "sql_mode = ANSI_QUOTES"
+    assert (
+        judge("sql_mode", "TIME_TRUNCATE_FRACTIONAL", flavor="mysql", version="8.0.36").outcome
+        is Outcome.ACCEPTS
+    )
