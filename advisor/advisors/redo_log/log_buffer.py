@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from advisor.context import AuditContext
-from advisor.derived.evidence import cap_severity, graded_window, window_grade
+from advisor.derived.evidence import cap_severity, graded_window, what_to_measure, window_grade
 from advisor.findings import Evidence, Severity
 from advisor.references import MYSQL_INNODB_PARAMETERS
 from advisor.rules import ALL_VERSIONS, Proposal, rule
@@ -32,7 +32,8 @@ def log_waits(ctx: AuditContext) -> Iterator[Proposal]:
 
     Caveats: dynamic from MySQL 8.0; a restart before that and on MariaDB. Large transactions with big
     BLOBs are the usual cause. On weak evidence (a short or since-startup window, a restart or FLUSH
-    STATUS between the snapshots: advisor.derived.evidence) the finding is a notice.
+    STATUS between the snapshots: advisor.derived.evidence) nothing changes: a notice says the window is
+    too short and how to measure.
     """
     status = ctx.status
     rate = status.rate("Innodb_log_waits") if status is not None else None
@@ -47,6 +48,22 @@ def log_waits(ctx: AuditContext) -> Iterator[Proposal]:
     if facts is not None and isinstance(facts.max, int):
         target = min(target, facts.max)
     if target <= size:
+        return
+    grade = window_grade(ctx)
+    if grade is not None and grade.weak:  # a restart-bound change never rests on one burst
+        yield Proposal(
+            title="Log waits seen, but the status window is too short to size the log buffer",
+            rationale=f"Innodb_log_waits grew by {rate:.2f} per second {grade.span}, too short a window to "
+            f"change the {describe_bytes(size)} log buffer on ({grade.reason}). {what_to_measure(ctx)}",
+            evidence=(
+                Evidence(
+                    "log waits per second",
+                    f"{rate:.2f}",
+                    f"SHOW GLOBAL STATUS Innodb_log_waits, {graded_window(ctx)}",
+                ),
+            ),
+            severity=Severity.NOTICE,
+        )
         return
     yield Proposal(
         title="Transactions wait for space in the log buffer",
