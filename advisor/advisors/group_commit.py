@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from advisor.context import AuditContext
+from advisor.derived.evidence import too_short_to_change
 from advisor.derived.replication import binlog_enabled
 from advisor.derived.settings import setting_evidence
 from advisor.derived.workload import CommitRate, commit_rate
@@ -91,7 +92,8 @@ def delay_would_help(ctx: AuditContext) -> Iterator[Proposal]:
     Caveats: every commit may take up to the delay longer, so single-threaded batch jobs get slower.
     Rates come from two status snapshots, or from one as an average since startup (the evidence says
     which); Threads_running is a single snapshot. Quiet without status, and without evidence of slow
-    fsyncs (hardware facts or pending fsyncs).
+    fsyncs (hardware facts or pending fsyncs). On weak evidence (advisor.derived.evidence) no delay is
+    proposed: the notice says the window is too short.
     """
     if ctx.profile == Profile.CI or not binlog_enabled(ctx) or ctx.config.number("sync_binlog") != 1:
         return
@@ -132,6 +134,10 @@ def delay_would_help(ctx: AuditContext) -> Iterator[Proposal]:
         f"{group} commits have queued, lets them share one fsync. Cost: each commit may take up to "
         f"{delay} µs longer."
     )
+    weak = too_short_to_change(ctx, f"{wait_name} and {count_name}")
+    if weak is not None:  # a delay every commit pays is not added on one burst of commits
+        yield Proposal("Commits may be waiting for slow binlog fsyncs", f"{rationale} {weak}", evidence)
+        return
     yield Proposal("Let concurrent commits share binlog fsyncs", rationale, evidence, wait_name, str(delay))
     yield Proposal(
         "Stop waiting once enough commits have queued", rationale, evidence, count_name, str(group)

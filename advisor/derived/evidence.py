@@ -17,7 +17,9 @@ What rules do with it (the API other advisors use):
 - `cap_severity(severity, grade)`: weak evidence alone never drives more than a notice;
 - `cap_change(current, proposed, grade, limits)`: weak evidence never moves a size by more than
   `weak_max_change_factor`;
-- `what_to_measure(ctx)`: the sentence that tells the user how to get strong evidence.
+- `what_to_measure(ctx)`: the sentence that tells the user how to get strong evidence;
+- `too_short_to_change(ctx, what)`: on weak evidence, why `what` stays as it is (None otherwise): a rule
+  that would change a setting from a rate says this in a notice instead.
 """
 
 from __future__ import annotations
@@ -150,4 +152,15 @@ def what_to_measure(ctx: AuditContext) -> str:
         f"Measure before a large change: take two SHOW GLOBAL STATUS snapshots at least "
         f"{limits.strong_window_seconds // 60} minutes apart under typical load, once the server has run "
         f"for {limits.fair_uptime_seconds // 3600} hour or more (or one snapshot after a day of uptime)."
+    )
+
+
+def too_short_to_change(ctx: AuditContext, what: str) -> str | None:
+    """On weak evidence, the sentence that says why `what` is left alone; None on fair or strong evidence."""
+    grade = window_grade(ctx)
+    if grade is None or not grade.weak:
+        return None
+    return (
+        f"The status window ({grade.span}) is too short to change {what} on: {grade.reason}. "
+        f"{what_to_measure(ctx)}"
     )

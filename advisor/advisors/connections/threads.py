@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from advisor.advisors.connections.common import round_up
+from advisor.derived.evidence import graded_window, too_short_to_change
 from advisor.findings import Evidence, Severity
 from advisor.references import MARIADB_INNODB_VARIABLES, MARIADB_SERVER_VARIABLES, MYSQL_SERVER_VARIABLES
 from advisor.rules import Proposal, Versions, rule
@@ -40,7 +41,8 @@ def thread_cache_misses(ctx: AuditContext) -> Iterator[Proposal]:
     max_connections and the variable's maximum, rounded up to eight.
 
     Caveats: quiet with a thread pool (thread_handling pool-of-threads). Averages since startup include
-    the burst of connections right after a restart; two snapshots give a truer rate.
+    the burst of connections right after a restart; two snapshots give a truer rate. On weak evidence
+    (advisor.derived.evidence) nothing changes: the notice says the window is too short.
     """
     status = ctx.status
     if status is None or (ctx.config.text("thread_handling") or "").lower() in _POOLED:
@@ -69,10 +71,27 @@ def thread_cache_misses(ctx: AuditContext) -> Iterator[Proposal]:
         return
     setting = ctx.config.get("thread_cache_size")
     window = status.describe_window()
+    observed = (
+        f"{created} of {connections} connections needed a new thread ({per_second:.1f} thread "
+        f"creations a second, {window}); thread_cache_size is {current}."
+    )
+    weak = too_short_to_change(ctx, "thread_cache_size")
+    if weak is not None:
+        yield Proposal(
+            title=f"The thread cache missed {miss_rate:.0%} of new connections in a short window",
+            rationale=f"{observed} {weak}",
+            evidence=(
+                Evidence(
+                    "threads created",
+                    str(created),
+                    f"SHOW GLOBAL STATUS Threads_created, {graded_window(ctx)}",
+                ),
+            ),
+        )
+        return
     yield Proposal(
         title=f"The thread cache misses {miss_rate:.0%} of new connections",
-        rationale=f"{created} of {connections} connections needed a new thread ({per_second:.1f} thread "
-        f"creations a second, {window}); thread_cache_size is {current}. A cache as large as the connection "
+        rationale=f"{observed} A cache as large as the connection "
         f"peak ({peak}) lets ending connections hand their thread to the next one.",
         evidence=(
             Evidence("threads created", str(created), f"SHOW GLOBAL STATUS Threads_created, {window}"),

@@ -45,18 +45,14 @@ def test_sysbench_without_binary_log_gets_no_delay() -> None:
     assert list(delay_would_help.check(context(_sysbench_inputs()))) == []
 
 
-def test_sysbench_load_with_binlog_on_hdd_gets_a_delay() -> None:
-    """The same real load with sync_binlog=1 on a hard disk: delay and queue length are proposed."""
+def test_sysbench_load_with_binlog_on_hdd_over_20_s_proposes_no_delay_yet() -> None:
+    """The same real load with sync_binlog=1 on a hard disk, but its two snapshots are 20 s apart: weak
+    evidence, so no delay every commit would pay; a notice says the window is too short and how to measure."""
     ctx = context(_sysbench_inputs(log_bin="ON", sync_binlog="1"))
-    proposals = {p.variable: p.recommended for p in delay_would_help.check(ctx)}
-    later = corpus_file(f"{SYSBENCH}.global_status.tsv").read_text()
-    running = _status_value(later, "Threads_running")
-    assert proposals == {
-        "binlog_commit_wait_usec": str(ctx.thresholds.group_commit.delay_microseconds),
-        "binlog_commit_wait_count": str(
-            max(2, round(running * ctx.thresholds.group_commit.group_share_of_running))
-        ),
-    }
+    proposals = list(delay_would_help.check(ctx))
+    assert [(p.variable, p.recommended) for p in proposals] == [(None, None)]
+    assert "too short to change binlog_commit_wait_usec" in proposals[0].rationale
+    assert "10 minutes apart" in proposals[0].rationale
 
 
 def test_no_status_means_no_rate() -> None:
