@@ -80,13 +80,14 @@ class FlavorData(Struct, frozen=True, dict=True):
 
 
 class Foreign(Struct, frozen=True):
-    """Names that belong elsewhere: the other flavor, plugins not loaded, Windows-only values."""
+    """Names that belong elsewhere: the other flavor, plugins not loaded, Windows-only values; and the words
+    of set options per version (MySQL's lists, MariaDB's words newer than some of its versions)."""
 
     mysql_only: frozenset[str]
     mariadb_only: frozenset[str]
     plugin_prefixes: dict[str, str]
     windows_only_values: dict[str, dict[str, Any]]
-    mysql_set_values: dict[str, list[dict[str, Any]]]  # the words of a set option, per MySQL version
+    set_values: dict[str, Any]
 
 
 def _read(name: str) -> Any:
@@ -194,5 +195,5 @@ def foreign() -> Foreign:
         mariadb_only=frozenset(name for name in maria_names if not name.startswith("innodb")) - mysql_names,
         plugin_prefixes=document["plugin_prefixes"],
         windows_only_values=document["windows_only_values"],
-        mysql_set_values=document["mysql_set_values"],
+        set_values={flavor: document[f"{flavor}_set_values"] for flavor in ("mysql", "mariadb")},
     )

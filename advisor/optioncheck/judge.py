@@ -7,7 +7,7 @@ from advisor.optioncheck import names as naming
 from advisor.optioncheck.model import OptionFacts, Outcome, Verdict
 from advisor.optioncheck.names import Resolution
 from advisor.optioncheck.plugins import owned_by_unlisted
-from advisor.optioncheck.setvalues import mysql_set
+from advisor.optioncheck.setvalues import mariadb_set, mysql_set
 from advisor.optioncheck.state import Judgement, line, parse_version
 from advisor.optioncheck.unknown import (
     absent_here,
@@ -92,6 +92,9 @@ def _check(state: Judgement, facts: OptionFacts) -> ValueCheck:
     value = naming.special_value(state.specials, state.value)
     older = _mysql_value(state, facts, value) if state.flavor == "mysql" and value is not None else None
     negative = facts.unsigned and bool(value) and str(value).strip().startswith("-")
+    if older is None and state.flavor == "mariadb" and facts.type == "set" and value is not None:
+        older = mariadb_set(facts, value, state.version)
+        older = older if older is not None and older.status == "error" else None
     if older is None and state.flavor == "mariadb" and state.version < (10, 6) and negative:
         # 10.0.38-10.5.23: "unsigned value 18446744073709551611 adjusted to 100000" for max_connections=-5
         top = str(facts.max) if facts.max is not None else None

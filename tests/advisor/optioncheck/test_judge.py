@@ -191,3 +191,17 @@ def test_sql_modes_are_the_target_versions_own() -> None:
         judge("sql_mode", "TIME_TRUNCATE_FRACTIONAL", flavor="mysql", version="8.0.36").outcome
         is Outcome.ACCEPTS
     )
+
+
+def test_mariadb_sql_modes_newer_than_the_target_are_refused() -> None:
+    """MariaDB's own list: SIMULTANEOUS_ASSIGNMENT came with 10.3.5 and TIME_ROUND_FRACTIONAL with 10.4,
+    so a 10.11 file's sql_mode on 10.3 loses the newer mode; 10.11.19 itself takes both."""
+    value = "STRICT_TRANS_TABLES,SIMULTANEOUS_ASSIGNMENT,TIME_ROUND_FRACTIONAL"
+    older = judge("sql_mode", value, flavor="mariadb", version="10.3.39")
+    assert (
+        older.outcome is Outcome.REFUSES_TO_START
+        and "TIME_ROUND_FRACTIONAL came with MariaDB 10.4" in older.message
+    )
+    assert older.suggestion == "sql_mode = STRICT_TRANS_TABLES,SIMULTANEOUS_ASSIGNMENT"
+    assert maria("sql_mode", value).outcome is Outcome.ACCEPTS
+    assert judge("sql_mode", value, flavor="mariadb", version="10.4.30").outcome is Outcome.ACCEPTS
