@@ -207,6 +207,20 @@ def test_output_dir_writes_a_file_given_as_a_climbing_relative_path_under_its_ab
     assert f"wrote {written}" in err
 
 
+def test_dropin_format_names_what_it_cannot_fix_on_stderr(tmp_path: Path) -> None:
+    """A line the drop-in cannot override (an option MariaDB 10.11 ignores must be commented out in the
+    user's file) is named on stderr as the README says, not only inside the printed file."""
+    cnf = tmp_path / "my.cnf"
+    cnf.write_text("[mysqld]\ninnodb_buffer_pool_instances = 8\n")
+    code, out, err = _audit(
+        "--mycnf", str(cnf), "--server-version", "10.11.19-MariaDB", "--memory", "24G", "--format", "dropin"
+    )
+    assert code in (0, 1), err
+    assert f"{cnf}:2 must be commented out in the file itself" in out
+    said = [line for line in err.splitlines() if "cannot fix" in line]
+    assert len(said) == 1 and f"{cnf}:2 must be commented out" in said[0], err
+
+
 def test_output_dir_needs_the_mycnf_format(tmp_path: Path) -> None:
     """--output-dir with another format is a usage error (exit 2), not silently ignored."""
     code, _, err = _audit("--server-version", "8.0.36", "--format", "json", "--output-dir", str(tmp_path))
