@@ -17,6 +17,11 @@ What counts as a secret is decided by the option's name, normalised as the serve
 * minus settings that merely mention passwords: plugin switches such as `mysql_native_password = ON`
   and policies such as `disconnect_on_expired_password`.
 
+A misspelt secret option is a secret too (`pasword = x`, `wsrep_sst_auht = user:pw`,
+`master_pasword`): a name no server version knows, one edit (an adjacent swap counts once) from a secret
+name or from a secret last word, is read as that secret (`misspelt_secret`). The server refuses the line,
+but the value is the password the user meant, and it must not be stored.
+
 Option lines lose the value of a secret option (quotes kept); comments — whole-line or inline — lose
 the value of any `secret_name = value` they contain (`#password = x`, `MASTER_PASSWORD='x'`), because a
 commented-out password is still a password.
@@ -85,6 +90,47 @@ def is_secret_option(name: str) -> bool:
     return key in _SECRET_NAMES or key.endswith(_SECRET_SUFFIXES) or "secret" in key
 
 
+# What a typo may have meant: whole secret names, and secret last words of longer names (`master_pasword`).
+# Short words (`pass`, `pwd`) are one edit from too many ordinary words (`pid`, `path`) to guess from.
+_TYPO_NAMES: Final = ("wsrep_sst_auth", "file_key_management_filekey", "password", "passwd", "passphrase")
+_TYPO_WORDS: Final = ("password", "passwd", "passphrase", "secret")
+# Letters every near miss of a _TYPO_NAMES/_TYPO_WORDS entry keeps some of: lines without them are skipped.
+_TYPO_TRIGGER_RE: Final = lazy(r"p\w?a|p\w?s|a\w?s|s\w?w|s\w?e|e\w?c|a\w?u|u\w?t|u\w?h|f\w?i", re.I)
+
+
+def misspelt_secret(name: str) -> str | None:
+    """The secret option a misspelt name means (`pasword` → `password`, `wsrep_sst_auht` →
+    `wsrep_sst_auth`, `master_pasword` → `master_password`); None for a secret spelt right, a name
+    some server version knows (`old_passwords`), or a name one edit from no secret."""
+    key = normalise_option_name(name)
+    if len(key) < 5 or is_secret_option(key) or key in _NOT_SECRETS:
+        return None
+    from rapidfuzz.distance import OSA  # only for names that got this far
+
+    head, _, last = key.rpartition("_")
+    meant = next((target for target in _TYPO_NAMES if OSA.distance(key, target, score_cutoff=1) <= 1), None)
+    if meant is None and head:
+        word = next((w for w in _TYPO_WORDS if OSA.distance(last, w, score_cutoff=1) <= 1), None)
+        meant = f"{head}_{word}" if word else None
+    if meant is None or not is_secret_option(meant) or _known_option(key):
+        return None
+    return meant
+
+
+def _known_option(key: str) -> bool:
+    """Does some MySQL or MariaDB version have an option of this name (then it is no typo)?"""
+    from advisor.optioncheck.versions import history
+
+    return any(
+        (found := history(flavor)) is not None and found.seen_in(key) for flavor in ("mariadb", "mysql")
+    )
+
+
+def _secret_name(name: str) -> str | None:
+    """The secret option `name` is or misspells; None when it is neither."""
+    return name if is_secret_option(name) else misspelt_secret(name)
+
+
 def _redacted_value(name: str, raw_value: str) -> str:
     """The replacement for one secret value as written: quotes kept, `user:` kept for user:password."""
     quote = quote_of(raw_value)
@@ -134,8 +180,8 @@ def _redact_option_body(body: str) -> str:
     raw_value = body[spans.value_start : spans.value_end]
     if normalise_option_name(name) == "set_variable":  # MySQL 4 style: set-variable = name=value
         replaced = _redact_option_body(raw_value)
-    elif is_secret_option(name):
-        replaced = _redacted_value(name, raw_value)
+    elif (secret := _secret_name(name)) is not None:
+        replaced = _redacted_value(secret, raw_value)
     else:
         return body
     return body[: spans.value_start] + replaced + body[spans.value_end :]
@@ -160,10 +206,11 @@ def redact_option_text(text: str) -> str:
     """
     if not text:
         return text
-    if _TRIGGER_RE().search(text) is None:
+    if _TRIGGER_RE().search(text) is None and _TYPO_TRIGGER_RE().search(text) is None:
         return text  # the common case: nothing that could be a secret, nothing to scan
     return "\n".join(
-        _redact_option_line(line) if _TRIGGER_RE().search(line) else line for line in text.split("\n")
+        _redact_option_line(line) if _TRIGGER_RE().search(line) or _TYPO_TRIGGER_RE().search(line) else line
+        for line in text.split("\n")
     )
 
 

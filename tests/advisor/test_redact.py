@@ -7,7 +7,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from advisor.inputs.optionfiles import parse_option_file
-from advisor.redact import REDACTED, is_secret_option, redact_option_text, redact_variables_text
+from advisor.redact import (
+    REDACTED,
+    is_secret_option,
+    misspelt_secret,
+    redact_option_text,
+    redact_variables_text,
+)
 from tests.corpus import corpus_file
 
 # file → {line number: the line as it must read after redaction}; every other line must be unchanged.
@@ -172,3 +178,30 @@ def test_arbitrary_text_never_raises(text: str) -> None:
     once = redact_option_text(text)
     assert redact_option_text(once) == once
     assert redact_variables_text(redact_variables_text(text)) == redact_variables_text(text)
+
+
+@pytest.mark.parametrize(
+    ("name", "meant"),
+    [
+        ("pasword", "password"),
+        ("passowrd", "password"),
+        ("wsrep_sst_auht", "wsrep_sst_auth"),
+        ("report-pasword", "report_password"),
+        ("ssl_pasphrase", "ssl_passphrase"),
+        ("old_passwords", None),  # a real MySQL 5.x option, not a typo
+        ("password", None),  # spelt right: is_secret_option's business
+        ("pid", None),
+        ("innodb_flush_method", None),
+    ],
+)
+def test_misspelt_secret_names_the_secret_a_typo_means(name: str, meant: str | None) -> None:
+    """A name one edit from a secret name (or secret last word) that no server knows is read as that secret."""
+    assert misspelt_secret(name) == meant
+
+
+def test_misspelt_secret_lines_lose_their_value() -> None:
+    """`pasword = x` and `wsrep_sst_auht = user:pw` are redacted like the options they misspell."""
+    text = "[mysqld]\npasword = hunter2\nwsrep_sst_auht = sst:pw9\nold_passwords = 1\n"
+    assert redact_option_text(text) == (
+        f"[mysqld]\npasword = {REDACTED}\nwsrep_sst_auht = sst:{REDACTED}\nold_passwords = 1\n"
+    )

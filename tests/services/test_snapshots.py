@@ -35,6 +35,32 @@ def test_password_is_redacted_before_it_is_stored(organization: OrganizationHand
     assert stored == original.replace("password = msandbox", "password = [REDACTED]")
 
 
+def test_misspelt_secret_options_are_redacted_before_they_are_stored(
+    organization: OrganizationHandle,
+) -> None:
+    """`pasword = ...` and `wsrep_sst_auht = user:...` mean a password: the row read back from PostgreSQL
+    holds neither value (the server refuses those lines, but the user typed a real secret)."""
+    server_id = _server(organization)
+    typed = (
+        "[mysqld]\ninnodb_buffer_pool_size = 1G\npasword = hunter2x\nwsrep_sst_auht = sst:s3cretpw\n"
+        "old_passwords = 0\n[client]\nmaster_pasword = 'cl13nt'\n"
+    )
+    upload = sysbench_upload(mycnf={"/etc/mysql/my.cnf": typed})
+    with unit_of_work() as session:
+        snapshot_id = ingest_snapshot(session, organization.id, server_id, upload).id
+    with unit_of_work() as session:
+        (raw,) = session.execute(
+            text("SELECT inputs::text FROM snapshots WHERE id = :id"), {"id": snapshot_id}
+        ).one()
+    assert not [secret for secret in ("hunter2x", "s3cretpw", "cl13nt") if secret in raw]
+    with unit_of_work() as session:
+        stored = get_snapshot(session, organization.id, snapshot_id).inputs["mycnf"]["/etc/mysql/my.cnf"]
+    assert stored == (
+        "[mysqld]\ninnodb_buffer_pool_size = 1G\npasword = [REDACTED]\nwsrep_sst_auht = sst:[REDACTED]\n"
+        "old_passwords = 0\n[client]\nmaster_pasword = '[REDACTED]'\n"
+    )
+
+
 def test_error_names_file_and_line_and_never_quotes_a_secret(organization: OrganizationHandle) -> None:
     """A bad line is reported as file and line; a password on it is redacted in the message too."""
     server_id = _server(organization)
