@@ -13,6 +13,7 @@ from collections.abc import Collection, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from advisor.context import EffectiveConfig, LiveExistence, ReadLog, Setting
+from advisor.effective_lines import entry_in_force
 from advisor.sql import same_value
 from advisor.units import parse_bool, parse_size
 
@@ -116,7 +117,8 @@ def _file_entries(
 ) -> dict[str, OptionEntry]:
     """The file's effective options, less those that set nothing at this version: `maximum-`
     caps, and names the catalog knows the server refuses or ignores (a `tx_isolation` line on
-    MySQL 8.0 is no isolation level, however it reads)."""
+    MySQL 8.0 is no isolation level, however it reads); a value the server refuses counts as the
+    line config_validity leaves in force instead (advisor.effective_lines)."""
     if options is None:
         return {}
     entries: dict[str, OptionEntry] = {}
@@ -126,9 +128,12 @@ def _file_entries(
         facts = catalog.lookup(name, version)
         if facts is not None and (not facts.option_file_ok or facts.ignored):
             continue
-        entries[name] = item.entry
+        entry = entry_in_force(version, item, facts.values is not None) if facts is not None else item.entry
+        if entry is None:
+            continue  # the only lines are commented out for their value: the default is in force
+        entries[name] = entry
         for variable in catalog.variables_set_by(name, version):
-            entries.setdefault(variable, item.entry)  # the option sets a variable of another name
+            entries.setdefault(variable, entry)  # the option sets a variable of another name
     return entries
 
 
