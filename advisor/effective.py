@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from advisor.context import EffectiveConfig, LiveExistence, ReadLog, Setting
 from advisor.effective_lines import entry_in_force
+from advisor.maximum_prefix import last_setting, maximum_sets_value
 from advisor.sql import same_value
 from advisor.units import parse_bool, parse_size
 
@@ -122,8 +123,11 @@ def _file_entries(
     if options is None:
         return {}
     entries: dict[str, OptionEntry] = {}
+    assigned: list[str] = []  # plugin options with a `maximum-` line: it may be the setting in force
     for name, item in options.effective(groups).items():
         if item.entry.prefix in _NOT_A_VALUE:
+            if item.entry.prefix == "maximum" and maximum_sets_value(version, item.entry.name):
+                assigned.append(item.entry.name)
             continue
         facts = catalog.lookup(name, version)
         if facts is not None and (not facts.option_file_ok or facts.ignored):
@@ -134,7 +138,19 @@ def _file_entries(
         entries[name] = entry
         for variable in catalog.variables_set_by(name, version):
             entries.setdefault(variable, entry)  # the option sets a variable of another name
+    for name in assigned:
+        _plugin_maximum(options, groups, name, entries)
     return entries
+
+
+def _plugin_maximum(
+    options: OptionFileSet, groups: Collection[str], name: str, entries: dict[str, OptionEntry]
+) -> None:
+    """`maximum-innodb_buffer_pool_size = 1G` starts a 1G pool on MariaDB when no plain line comes after it
+    (advisor.maximum_prefix): that line is the setting in force."""
+    last = last_setting(options, groups, name)
+    if last is not None and last.prefix == "maximum":
+        entries[name] = last
 
 
 def _differs(catalog: Catalog, version: ServerVersion, name: str, file_value: str, live_value: str) -> bool:

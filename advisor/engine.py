@@ -36,6 +36,7 @@ from advisor.inputs.statusvars import (
     parse_variables,
 )
 from advisor.live_sql import order_live_sql
+from advisor.maximum_prefix import respect_set_caps
 from advisor.model import AuditInputs, AuditResult, Drift, VersionSource
 from advisor.rules import Proposal, Rule
 from advisor.secret_findings import keep_secrets_out
@@ -356,7 +357,8 @@ def audit(inputs: AuditInputs, timings: dict[str, float] | None = None) -> Audit
     reads: dict[str, set[str] | None] = {}
     found = run_rules(ctx, reads=reads if ctx.config.drift else None)
     found += after_restart_findings(ctx, found, reads, run_rules)
-    findings = keep_secrets_out(ctx.options, order_live_sql(ctx, settle_conflicts(found)))
+    findings = respect_set_caps(ctx, settle_conflicts(found))
+    findings = keep_secrets_out(ctx.options, order_live_sql(ctx, findings))
     findings.sort(key=lambda f: (f.severity.rank, f.advisor, f.rule, f.variable or ""))
     recommendation = render_recommendation(ctx, findings)
     result = AuditResult(

@@ -8,6 +8,7 @@ server": such a name is only reported when it is a near miss of a name the versi
 from __future__ import annotations
 
 from advisor.advisors.config_validity.encoding import byte_order_mark
+from advisor.advisors.config_validity.maximums import maximum_sets_value_line
 from advisor.advisors.config_validity.rules import (
     deprecated_option,
     duplicate_option,
@@ -27,6 +28,7 @@ RULES: tuple[Rule, ...] = (
     deprecated_option,
     possible_typo,
     invalid_value,
+    maximum_sets_value_line,
     duplicate_option,
     misplaced_option,
     unread_file,

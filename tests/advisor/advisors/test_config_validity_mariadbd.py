@@ -81,3 +81,37 @@ def test_flagged_lines_are_what_mariadbd_says(mariadbd: str, tmp_path: Path) -> 
                     assert REFUSED.search(_stderr(mariadbd, line, tmp_path)), (path, line)
                 checked += 1
     assert checked >= 20
+
+
+def _started_with(binary: str, text: str, tmp_path: Path, option: str) -> str:
+    """The value mariadbd would start with for `option` (its `--verbose --help` table) from this file."""
+    cnf = tmp_path / "started.cnf"
+    cnf.write_text(text)
+    done = subprocess.run(
+        [binary, f"--defaults-file={cnf}", "--verbose", "--help", "--user=root"],
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    found = re.search(rf"^{option}\s+(\S+)$", done.stdout, re.M)
+    assert found, done.stdout[-500:]
+    return found.group(1)
+
+
+def test_maximum_of_a_plugin_option_sets_it_and_the_recommended_file_starts_our_pool(
+    mariadbd: str, tmp_path: Path
+) -> None:
+    """advisor.maximum_prefix as the binary shows it: `maximum-innodb_buffer_pool_size` after the plain line
+    sets the pool (1G), `maximum-sort_buffer_size` leaves the startup value alone; and the file we hand back
+    for the first starts the 16G pool its finding recommends."""
+    from advisor.audit import run_audit
+
+    user = "[mysqld]\ninnodb_buffer_pool_size = 512M\nmaximum-innodb_buffer_pool_size = 1G\n"
+    assert _started_with(mariadbd, user, tmp_path, "innodb-buffer-pool-size") == str(1 << 30)
+    session = "[mysqld]\nmaximum-sort_buffer_size = 1M\nsort_buffer_size = 4M\n"
+    assert _started_with(mariadbd, session, tmp_path, "sort-buffer-size") == str(4 << 20)
+    result = run_audit(
+        AuditInputs(mycnf={"my.cnf": user}, server_version=TARGET, memory="24G", cpus=2, storage="ssd")
+    )
+    (pool,) = [f for f in result.findings if f.rule == "buffer_pool.undersized"]
+    assert pool.current_value == 1 << 30 and "maximum-innodb_buffer_pool_size = 1G" in pool.rationale
+    started = _started_with(mariadbd, result.mycnf, tmp_path, "innodb-buffer-pool-size")
+    assert started == str(pool.recommended_value)
