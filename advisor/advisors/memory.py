@@ -41,10 +41,12 @@ def _evidence(ctx: AuditContext, budget: MemoryBudget) -> tuple[Evidence, ...]:
 
 
 def _severity(budget: MemoryBudget) -> Severity | None:
-    """Critical when the global buffers or the busiest moment seen exceed memory; a notice when only the
+    """Critical when the global buffers (with one connection's buffers) or the busiest moment seen exceed
+    memory; a notice when only the
     configured ceiling overcommits and the observed concurrency, with its margin, fits the limit."""
-    peak = budget.observed_peak_bytes
-    if budget.global_bytes >= budget.usable_bytes or (peak is not None and peak > budget.usable_bytes):
+    peak, usable = budget.observed_peak_bytes, budget.usable_bytes
+    one_connection = budget.global_bytes + budget.per_connection_bytes  # a single session sorting and joining
+    if budget.global_bytes >= usable or one_connection > usable or (peak is not None and peak > usable):
         return Severity.CRITICAL
     if peak is not None and budget.realistic_peak_bytes <= budget.limit_bytes:
         return Severity.NOTICE
@@ -104,9 +106,10 @@ def overcommitted(ctx: AuditContext) -> Iterator[Proposal]:
 
     What we recommend: bring the sum under the limit — lower max_connections to what the application
     uses, shrink the per-connection buffers, or the buffer pool (buffer_pool sizes it from what is left).
-    Critical when the global buffers alone, or the worst case at the busiest moment seen so far
-    (Max_used_connections), exceed usable memory; a notice when only max_connections overcommits and the
-    busiest moment with a margin (× 1.5, × 2 after less than an hour of uptime) fits the limit — the
+    Critical when the global buffers plus one connection's buffers (a single session that sorts and
+    joins: the global buffers alone are the bare case), or the worst case at the busiest moment seen so
+    far (Max_used_connections), exceed usable memory; a notice when only max_connections overcommits and
+    the busiest moment with a margin (× 1.5, × 2 after less than an hour of uptime) fits the limit — the
     peak the buffer pool is sized for. The rationale names the connection count and the limit it used.
 
     Caveats: the model is MySQLTuner's, after the MySQL manual's "How MySQL Uses Memory": global =
@@ -124,6 +127,16 @@ def overcommitted(ctx: AuditContext) -> Iterator[Proposal]:
         return
     peak = budget.observed_peak_bytes
     usable = budget.usable_bytes
+    one_connection = budget.global_bytes + budget.per_connection_bytes
+    alone = (
+        f" The global buffers alone ({describe_bytes(budget.global_bytes)}) exceed the "
+        f"{describe_bytes(usable)} usable."
+        if budget.global_bytes >= usable
+        else f" One connection that sorts and joins takes the server to {describe_bytes(one_connection)}, "
+        f"beyond the {describe_bytes(usable)} usable: the first heavy query can end in the OOM killer."
+        if one_connection > usable
+        else ""
+    )
     peak_text = (
         f" At the {budget.max_used_connections} connections seen at the busiest moment "
         f"(Max_used_connections) it is "
@@ -141,7 +154,7 @@ def overcommitted(ctx: AuditContext) -> Iterator[Proposal]:
         f"({_items(budget.per_connection_items)}). At max_connections={budget.max_connections} (the "
         f"configured limit) that is {describe_bytes(budget.worst_case_bytes)}, beyond the "
         f"{describe_bytes(budget.limit_bytes)} limit of the {describe_bytes(usable)} usable "
-        f"({_reserve_text(budget)}).{peak_text}{advice} Otherwise the server risks swapping and the OOM "
+        f"({_reserve_text(budget)}).{alone}{peak_text}{advice} Otherwise the server risks swapping and the OOM "
         "killer.",
         evidence=_evidence(ctx, budget),
         severity=_severity(budget),
