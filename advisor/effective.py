@@ -51,12 +51,14 @@ class LayeredSettings(Mapping[str, Setting]):
         file_entries: Mapping[str, OptionEntry],
         live: Mapping[str, str],
         existence: LiveExistence | None = None,
+        fixed: Mapping[str, OptionEntry | None] | None = None,
     ) -> None:
         self._catalog = catalog
         self._version = version
         self._file = file_entries
         self._live = live
         self._existence = existence
+        self._fixed = fixed or {}  # lines the server refuses → the line in force once they are commented out
         self._cache: dict[str, Setting | None] = {}
         #: the names looked up (see ReadLog), fresh once the settings are built.
         self.log = ReadLog()
@@ -100,6 +102,12 @@ class LayeredSettings(Mapping[str, Setting]):
         file, line, group = (entry.file, entry.line, entry.group) if entry is not None else (None, None, None)
         if live_value is not None:
             return Setting(name, live_value, "live", file, line, group, file_value, live_value)
+        if name in self._fixed:
+            entry = self._fixed[name]
+            file_value = _entry_value(entry) if entry is not None else None
+            file, line, group = (
+                (entry.file, entry.line, entry.group) if entry is not None else (None, None, None)
+            )
         if file_value is not None:
             return Setting(name, file_value, "cnf", file, line, group, file_value)
         if self._existence is not None and self._existence.lacks(self._catalog, self._version, name):
@@ -115,14 +123,16 @@ def _entry_value(entry: OptionEntry) -> str:
 
 def _file_entries(
     catalog: Catalog, version: ServerVersion, options: OptionFileSet | None, groups: Collection[str]
-) -> dict[str, OptionEntry]:
+) -> tuple[dict[str, OptionEntry], dict[str, OptionEntry | None]]:
     """The file's effective options, less those that set nothing at this version: `maximum-`
     caps, and names the catalog knows the server refuses or ignores (a `tx_isolation` line on
-    MySQL 8.0 is no isolation level, however it reads); a value the server refuses counts as the
-    line config_validity leaves in force instead (advisor.effective_lines)."""
+    MySQL 8.0 is no isolation level, however it reads). Also, apart, the entries whose value the server
+    refuses, mapped to the line config_validity leaves in force instead (advisor.effective_lines; None:
+    the default): the value advisors judge when no live value is known. Drift compares the file as written."""
     if options is None:
-        return {}
+        return {}, {}
     entries: dict[str, OptionEntry] = {}
+    fixed: dict[str, OptionEntry | None] = {}
     assigned: list[str] = []  # plugin options with a `maximum-` line: it may be the setting in force
     for name, item in options.effective(groups).items():
         if item.entry.prefix in _NOT_A_VALUE:
@@ -132,15 +142,20 @@ def _file_entries(
         facts = catalog.lookup(name, version)
         if facts is not None and (not facts.option_file_ok or facts.ignored):
             continue
-        entry = entry_in_force(version, item, facts.values is not None) if facts is not None else item.entry
-        if entry is None:
-            continue  # the only lines are commented out for their value: the default is in force
-        entries[name] = entry
+        entries[name] = item.entry
+        in_force = (
+            entry_in_force(version, item, facts.values is not None) if facts is not None else item.entry
+        )
+        if in_force is not item.entry:
+            fixed[name] = in_force  # None: its only lines are commented out, the default is in force
         for variable in catalog.variables_set_by(name, version):
-            entries.setdefault(variable, entry)  # the option sets a variable of another name
+            entries.setdefault(variable, item.entry)  # the option sets a variable of another name
+            if in_force is not item.entry:
+                fixed.setdefault(variable, in_force)
     for name in assigned:
         _plugin_maximum(options, groups, name, entries)
-    return entries
+        fixed.pop(name, None)
+    return entries, fixed
 
 
 def _plugin_maximum(
@@ -203,10 +218,10 @@ def build_effective_config(
     status: StatusView | None = None,
 ) -> EffectiveConfig:
     """Merge the three layers; record the variables whose live value departs from the file."""
-    file_entries = _file_entries(catalog, version, options, groups)
+    file_entries, fixed = _file_entries(catalog, version, options, groups)
     live = dict(variables.values) if variables is not None else {}
     existence = LiveExistence.from_dump(live) if variables is not None else None
-    settings = LayeredSettings(catalog, version, file_entries, live, existence)
+    settings = LayeredSettings(catalog, version, file_entries, live, existence, fixed)
     drift = tuple(
         settings[name]
         for name, entry in file_entries.items()
