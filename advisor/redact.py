@@ -30,6 +30,8 @@ commented-out password is still a password.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import lru_cache
 from typing import Final
 
 from advisor.inputs.optionsyntax import WHITESPACE, cut_comment, option_spans, quote_of
@@ -98,23 +100,29 @@ _TYPO_WORDS: Final = ("password", "passwd", "passphrase", "secret")
 _TYPO_TRIGGER_RE: Final = lazy(r"p\w?a|p\w?s|a\w?s|s\w?w|s\w?e|e\w?c|a\w?u|u\w?t|u\w?h|f\w?i", re.I)
 
 
+@lru_cache(maxsize=4096)  # every audit asks about each option line's name; fleets repeat the same names
 def misspelt_secret(name: str) -> str | None:
     """The secret option a misspelt name means (`pasword` → `password`, `wsrep_sst_auht` →
     `wsrep_sst_auth`, `master_pasword` → `master_password`); None for a secret spelt right, a name
     some server version knows (`old_passwords`), or a name one edit from no secret."""
     key = normalise_option_name(name)
-    if len(key) < 5 or is_secret_option(key) or key in _NOT_SECRETS:
+    if len(key) < 5 or is_secret_option(key) or key in _NOT_SECRETS or _TYPO_TRIGGER_RE().search(key) is None:
         return None
     from rapidfuzz.distance import OSA  # only for names that got this far
 
     head, _, last = key.rpartition("_")
-    meant = next((target for target in _TYPO_NAMES if OSA.distance(key, target, score_cutoff=1) <= 1), None)
+    meant = next((target for target in _TYPO_NAMES if _one_edit(key, target, OSA.distance)), None)
     if meant is None and head:
-        word = next((w for w in _TYPO_WORDS if OSA.distance(last, w, score_cutoff=1) <= 1), None)
+        word = next((w for w in _TYPO_WORDS if _one_edit(last, w, OSA.distance)), None)
         meant = f"{head}_{word}" if word else None
     if meant is None or not is_secret_option(meant) or _known_option(key):
         return None
     return meant
+
+
+def _one_edit(word: str, target: str, distance: Callable[..., float]) -> bool:
+    """One edit apart (lengths first: most names are far longer or shorter than any secret word)."""
+    return abs(len(word) - len(target)) <= 1 and distance(word, target, score_cutoff=1) <= 1
 
 
 def _known_option(key: str) -> bool:

@@ -67,3 +67,12 @@ def test_the_diff_applies_and_gives_the_copy(text: str, tmp_path: Path) -> None:
     (tmp_path / "s.cnf").write_text(text)
     subprocess.run(["patch", "-s", "-p1"], input=result.diff, text=True, check=True, cwd=tmp_path)
     assert_same_but_secrets((tmp_path / "s.cnf").read_text(), result.files[0].recommended)
+
+
+def test_a_misspelt_password_option_is_never_quoted() -> None:
+    """`pasword = hunter9` under [mysqld] is refused by the server and read as the secret it misspells:
+    no finding, diff or file we hand back quotes its value, and the copy keeps the line out."""
+    result = _audit("[mysqld]\npasword = hunter9\nmax_connections = 200\n")
+    assert "config_validity.refused_option" in {finding.rule for finding in result.findings}
+    assert "hunter9" not in json.dumps(result.to_dict())
+    assert result.secrets_kept_out == ("s.cnf:2",)
