@@ -7,7 +7,7 @@ the file still says 0) hides the file's value from the rules, and the file would
 bad line kept. So, when the file departs from the live server (drift), the rules run a second time
 over the file's values for those settings, and what they find on those settings only there is
 reported too: said plainly to be about the file at the next restart, its change made to the file's
-line, and no live SQL where the server already runs the recommended value.
+line, and never with live SQL (the running server is fine by that rule).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from advisor.advisors import all_rules
 from advisor.context import AuditContext, EffectiveConfig, Setting
 from advisor.findings import Finding
 from advisor.rules import Rule
-from advisor.sql import same_value
 
 RunRules = Callable[[AuditContext, list[Rule]], list[Finding]]
 
@@ -68,24 +67,34 @@ def rules_to_rerun(ctx: AuditContext, reads: Mapping[str, set[str] | None]) -> l
     ]
 
 
-def after_restart_findings(
+def with_the_file_at_restart(
     ctx: AuditContext, found: list[Finding], reads: Mapping[str, set[str] | None], run_rules: RunRules
 ) -> list[Finding]:
-    """Findings that only the file's values show (the status and every other input are the same in
-    both runs, so the drifted settings are what makes them differ), each saying so."""
+    """`found`, with what only the file's values show added (the status and every other input are the
+    same in both runs, so the drifted settings are what makes them differ), each saying so; where both
+    runs change the same variable to different values, the file's wins: the file we hand back is what
+    the server runs after a restart (a pool sized for the live max_connections of 100 is wrong for the
+    3000 the file brings back)."""
     rules = rules_to_rerun(ctx, reads) if ctx.config.drift else []
     restarted = file_context(ctx) if rules else None
     if restarted is None:
-        return []
-    seen = {(finding.rule, finding.variable) for finding in found}
-    return [
-        _about_the_file(ctx, finding)
-        for finding in run_rules(restarted, rules)
-        if finding.variable is not None and (finding.rule, finding.variable) not in seen
-    ]
+        return found
+    at = {(finding.rule, finding.variable): index for index, finding in enumerate(found)}
+    merged = list(found)
+    for finding in run_rules(restarted, rules):
+        index = at.get((finding.rule, finding.variable))
+        if index is None:
+            merged.append(_about_the_file(ctx, finding, live_is_fine=True))
+        elif _changes_differently(found[index], finding):
+            merged[index] = _about_the_file(ctx, finding, live_is_fine=False)
+    return merged
 
 
-def _about_the_file(ctx: AuditContext, finding: Finding) -> Finding:
+def _changes_differently(live: Finding, restarted: Finding) -> bool:
+    return live.change == restarted.change == "set" and live.recommended != restarted.recommended
+
+
+def _about_the_file(ctx: AuditContext, finding: Finding, *, live_is_fine: bool) -> Finding:
     drifted = _behind(ctx.config.drift, finding)
     departures = "; ".join(
         f"{_where(setting)} sets {setting.name} = {setting.file_value} (live now: {setting.live_value})"
@@ -97,15 +106,12 @@ def _about_the_file(ctx: AuditContext, finding: Finding) -> Finding:
         "about the file."
     )
     rationale = f"{sentence} {finding.rationale}"
-    live = next((s.live_value for s in drifted if s.name == finding.variable), None)
-    runs_it_already = (
-        finding.recommended is not None
-        and live is not None
-        and same_value(ctx.catalog, ctx.version, finding.variable or "", finding.recommended, live)
-    )
-    if runs_it_already:  # the server runs the recommended value already: only the file changes
-        return replace(finding, rationale=rationale, apply_sql=None, restart_required=False)
-    return replace(finding, rationale=rationale)
+    if not live_is_fine:  # both runs want a change: the file's value, applied live too
+        return replace(finding, rationale=rationale)
+    # The live server is fine by this rule (the first run found nothing), so no SQL: only the file
+    # changes, and that needs no restart now. SQL here could move the running server the wrong way
+    # (a live 12G pool "raised" to 11G because the file says 128M).
+    return replace(finding, rationale=rationale, apply_sql=None, restart_required=False)
 
 
 def _behind(drift: tuple[Setting, ...], finding: Finding) -> list[Setting]:

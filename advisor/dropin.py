@@ -22,6 +22,7 @@ from msgspec import Struct
 
 from advisor.catalog import normalize_name
 from advisor.differ import note, spelling
+from advisor.inputs.optionincludes import read_after
 from advisor.inputs.optionsyntax import encode_value
 from advisor.redact import is_secret_option
 
@@ -76,18 +77,24 @@ def _placement(options: OptionFileSet | None) -> tuple[str, str | None, tuple[st
 
 
 def _last_name(options: OptionFileSet, folder: str) -> str:
-    """`zz-innotune.cnf`, or with more `z`s until it sorts after every uploaded file of the folder: the
-    server reads a directory's files in name order (byte order), and the last one read wins — a user's
-    `zzz-local.cnf` beside ours would override every line of it."""
-    siblings = [
-        posixpath.basename(path)
+    """`zz-innotune.cnf`, or a name that sorts after every uploaded `.cnf` file of the folder: the server
+    reads a directory's `.cnf` files in name order (byte order), and the last one read wins — a user's
+    `zzz-local.cnf` beside ours would override every line of it. `zzzz-innotune.cnf` after a few `z`s;
+    past a name no run of `z`s passes (`~local.cnf`), that name's stem with `~innotune.cnf`, which sorts
+    after it (`~` is above the `.` it replaces, and the rest of the name is the same up to there)."""
+    siblings = sorted(
+        posixpath.basename(path).encode("utf-8", "surrogateescape")
         for path in options.files
-        if posixpath.dirname(posixpath.normpath(path.replace("\\", "/"))) == folder
-    ]
-    name = DROPIN_NAME
-    while any(sibling.encode() >= name.encode() for sibling in siblings):
-        name = f"z{name}"
-    return name
+        if path.endswith(".cnf") and posixpath.dirname(posixpath.normpath(path.replace("\\", "/"))) == folder
+    )
+    if not siblings:
+        return DROPIN_NAME
+    last = siblings[-1]
+    for zeds in range(4):
+        name = "z" * zeds + DROPIN_NAME
+        if name.encode() > last:
+            return name
+    return last[: -len(b".cnf")].decode("utf-8", "surrogateescape") + "~innotune.cnf"
 
 
 def _overridden(ctx: AuditContext, name: str, reader: tuple[str, int] | None) -> str | None:
@@ -99,6 +106,8 @@ def _overridden(ctx: AuditContext, name: str, reader: tuple[str, int] | None) ->
         return None
     entry = winner.entry
     if entry.file == reader[0] and entry.line > reader[1]:
+        return f"{entry.file}:{entry.line}"
+    if entry.file in read_after(ctx.options.files, *reader):  # an `!include` after the `!includedir`
         return f"{entry.file}:{entry.line}"
     return None
 

@@ -168,12 +168,17 @@ def _plugin_maximum(
         entries[name] = last
 
 
+def _is_integer(value: str) -> bool:
+    return value.strip().lstrip("+-").isdigit()
+
+
 def _differs(catalog: Catalog, version: ServerVersion, name: str, file_value: str, live_value: str) -> bool:
     """Only values of the same kind compare: `log-bin = mysql-bin` in a file is not drift from ON,
     though it is from OFF (a base name turns binary logging on)."""
     if name in _BASE_NAME_TURNS_ON and parse_bool(file_value) is None:
         return parse_bool(live_value) is False
-    if (parse_bool(live_value) is None) != (parse_bool(file_value) is None):
+    numbers = _is_integer(file_value) and _is_integer(live_value)  # 2 against 1 is drift, though 1 reads as ON
+    if not numbers and (parse_bool(live_value) is None) != (parse_bool(file_value) is None):
         return False
     return not same_value(catalog, version, name, file_value, live_value)
 

@@ -16,7 +16,7 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from advisor.advisors import all_rules, precedence
-from advisor.after_restart import after_restart_findings
+from advisor.after_restart import with_the_file_at_restart
 from advisor.catalog import Catalog, get_catalog
 from advisor.context import AuditContext, Setting, read_log
 from advisor.derived.engines import innodb_stays_off
@@ -356,7 +356,7 @@ def audit(inputs: AuditInputs, timings: dict[str, float] | None = None) -> Audit
     ctx = build_context(parsed, inputs)
     reads: dict[str, set[str] | None] = {}
     found = run_rules(ctx, reads=reads if ctx.config.drift else None)
-    found += after_restart_findings(ctx, found, reads, run_rules)
+    found = with_the_file_at_restart(ctx, found, reads, run_rules)
     findings = respect_set_caps(ctx, settle_conflicts(found))
     findings = keep_secrets_out(ctx.options, order_live_sql(ctx, findings))
     findings.sort(key=lambda f: (f.severity.rank, f.advisor, f.rule, f.variable or ""))

@@ -174,3 +174,19 @@ def resolve_includes(
         if path not in walker.read:
             walker.walk(path)
     return tuple(walker.order), tuple(walker.paths), unread, (*warnings, *walker.warnings)
+
+
+def read_after(files: Mapping[str, OptionFile], path: str, line: int) -> set[str]:
+    """The uploads the server reads because of `!include`/`!includedir` lines of `path` after `line`,
+    and every upload those include in turn: what is read after a file placed at that line."""
+    resolver = _Resolver(files)
+    later: set[str] = set()
+    pending = [include for include in files[path].includes if include.line > line]
+    while pending:
+        include = pending.pop()
+        found = resolver.directory if include.directory else resolver.file
+        for target in found(include.target, include.file):
+            if target not in later and target in files:
+                later.add(target)
+                pending.extend(files[target].includes)
+    return later

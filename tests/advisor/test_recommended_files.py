@@ -152,3 +152,37 @@ def test_the_dropin_sorts_after_every_uploaded_file_of_its_directory() -> None:
         context(TWO_FILES, "10.11.6-MariaDB"), [setting("connections.max", "max_connections", "300")]
     )
     assert alone is not None and alone.path == "/etc/mysql/conf.d/zz-innotune.cnf"
+
+
+def test_a_sibling_no_run_of_zs_passes_gets_a_name_that_still_sorts_after_it() -> None:
+    """`~local.cnf` sorts after any `z…` name: the drop-in is `~local~innotune.cnf` (the audit used to
+    loop for ever prepending `z`s, in every output format, API and worker included)."""
+    files = {
+        "/etc/mysql/my.cnf": "[mysqld]\n!includedir /etc/mysql/conf.d/\n",
+        "/etc/mysql/conf.d/~local.cnf": "[mysqld]\nmax_connections = 300\n",
+        "/etc/mysql/conf.d/notes.txt.bak": "[mysqld]\nmax_connections = 1\n",
+    }
+    dropin = render_dropin(
+        context(files, "10.11.6-MariaDB"), [setting("connections.max", "max_connections", "500")]
+    )
+    assert dropin is not None
+    assert dropin.path == "/etc/mysql/conf.d/~local~innotune.cnf"
+    assert b"~local~innotune.cnf" > b"~local.cnf"
+
+
+def test_a_file_included_after_the_includedir_line_is_reported_as_overriding_the_dropin() -> None:
+    """`!includedir conf.d` then `!include local.cnf`: mariadbd --print-defaults lists local.cnf's pool
+    after the drop-in's, so local.cnf wins — said in cannot_fix (it was empty)."""
+    files = {
+        "/etc/mysql/my.cnf": "[mysqld]\n!includedir /etc/mysql/conf.d/\n!include /etc/mysql/local.cnf\n",
+        "/etc/mysql/conf.d/50-server.cnf": "[mysqld]\nmax_connections = 100\n",
+        "/etc/mysql/local.cnf": "[mysqld]\ninnodb_buffer_pool_size = 256M\n",
+    }
+    dropin = render_dropin(
+        context(files, "10.11.6-MariaDB"),
+        [setting("buffer_pool.undersized", "innodb_buffer_pool_size", "11G")],
+    )
+    assert dropin is not None and dropin.path == "/etc/mysql/conf.d/zz-innotune.cnf"
+    assert any(
+        item.startswith("/etc/mysql/local.cnf:2 sets innodb_buffer_pool_size") for item in dropin.cannot_fix
+    )

@@ -13,12 +13,12 @@ HERE = Path(__file__).parent
 SYSBENCH = "mariadb-10.11-sysbench/s02_load_rw_default"
 
 
-def _audit(case: str, *, variables: bool = True) -> dict[str, Any]:
+def _audit(case: str, *, variables: bool = True, memory: str = "24G", cpus: int = 2) -> dict[str, Any]:
     inputs = AuditInputs(
         mycnf={"/etc/mysql/my.cnf": (HERE / case).read_text()},
         variables=corpus_file(f"{SYSBENCH}.global_variables.tsv").read_text() if variables else None,
-        memory="24G",
-        cpus=2,
+        memory=memory,
+        cpus=cpus,
         storage="ssd",
         server_version=None if variables else "10.11.19-MariaDB",
     )
@@ -108,7 +108,7 @@ def test_only_the_rules_that_read_a_drifted_setting_run_again() -> None:
 def test_rerunning_only_the_rules_that_read_drift_finds_what_rerunning_all_of_them_finds() -> None:
     """Every real-world my.cnf of the corpus against the live sysbench dump (drift on many settings):
     the findings of the selective rerun are exactly those of running every rule again."""
-    from advisor.after_restart import after_restart_findings
+    from advisor.after_restart import with_the_file_at_restart
     from advisor.engine import build_context, parse_inputs, run_rules
     from advisor.errors import InputError
 
@@ -124,9 +124,52 @@ def test_rerunning_only_the_rules_that_read_drift_finds_what_rerunning_all_of_th
             continue
         reads: dict[str, set[str] | None] = {}
         found = run_rules(ctx, reads=reads)
-        selective = after_restart_findings(ctx, found, reads, run_rules)
+        selective = with_the_file_at_restart(ctx, found, reads, run_rules)
         everything = {rule: None for rule in reads}  # as if every rule had read every setting
-        full = after_restart_findings(ctx, found, everything, run_rules)
+        full = with_the_file_at_restart(ctx, found, everything, run_rules)
         assert selective == full, path.name
         compared += bool(ctx.config.drift)
     assert compared >= 20
+
+
+def _with_live(case: str, **live: str) -> dict[str, Any]:
+    """The sysbench dump with some live values replaced."""
+    lines = corpus_file(f"{SYSBENCH}.global_variables.tsv").read_text().splitlines()
+    replaced = [
+        f"{name}\t{live[name]}" if (name := line.partition("\t")[0]) in live else line for line in lines
+    ]
+    inputs = AuditInputs(
+        mycnf={"/etc/mysql/my.cnf": (HERE / case).read_text()},
+        variables="\n".join(replaced) + "\n",
+        memory="16G",
+        cpus=8,
+        storage="ssd",
+    )
+    return run_audit(inputs).to_dict()
+
+
+def test_a_numeric_value_that_reads_as_a_boolean_on_one_side_is_still_drift() -> None:
+    result = _audit("relaxed_two_in_file.cnf")
+    drift = {entry["name"]: entry for entry in result["drift"]}
+    assert drift["innodb_flush_log_at_trx_commit"]["file_value"] == "2"
+    flush = _by_variable(result)["innodb_flush_log_at_trx_commit"]
+    assert (flush["current"], flush["recommended"]) == ("2", "1")
+
+
+def test_a_finding_only_the_file_shows_never_carries_sql_for_the_running_server() -> None:
+    result = _with_live("pool_smaller_in_file.cnf", innodb_buffer_pool_size=str(12 << 30))
+    pool = _by_variable(result)["innodb_buffer_pool_size"]
+    assert pool["current"] == "128M" and pool["rationale"].startswith("At the next restart")
+    assert pool["apply_sql"] is None and pool["restart_required"] is False
+
+
+def test_where_both_runs_change_a_variable_the_files_values_decide() -> None:
+    """Live max_connections 151 and a 128M pool: the live run sizes the pool for 151 connections;
+    the file brings back 3000 (16M sort buffers each), and the pool we write must fit those."""
+    result = _with_live("many_connections_in_file.cnf")
+    pool = _by_variable(result)["innodb_buffer_pool_size"]
+    alone = _by_variable(_audit("many_connections_in_file.cnf", variables=False, memory="16G", cpus=8))
+    alone = alone["innodb_buffer_pool_size"]
+    assert pool["recommended"] == alone["recommended"]
+    assert pool["rationale"].startswith("At the next restart")
+    assert pool["apply_sql"] is not None  # the live pool is too small by both runs: raised live too
