@@ -177,7 +177,9 @@ def _differs(catalog: Catalog, version: ServerVersion, name: str, file_value: st
     though it is from OFF (a base name turns binary logging on)."""
     if name in _BASE_NAME_TURNS_ON and parse_bool(file_value) is None:
         return parse_bool(live_value) is False
-    numbers = _is_integer(file_value) and _is_integer(live_value)  # 2 against 1 is drift, though 1 reads as ON
+    numbers = _is_integer(file_value) and _is_integer(
+        live_value
+    )  # 2 against 1 is drift, though 1 reads as ON
     if not numbers and (parse_bool(live_value) is None) != (parse_bool(file_value) is None):
         return False
     return not same_value(catalog, version, name, file_value, live_value)
