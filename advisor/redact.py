@@ -15,7 +15,18 @@ What counts as a secret is decided by the option's name, normalised as the serve
 * `wsrep_sst_auth` (`user:password`: only the part after the colon goes) and MariaDB's
   `file_key_management_filekey`;
 * minus settings that merely mention passwords: plugin switches such as `mysql_native_password = ON`
-  and policies such as `disconnect_on_expired_password`.
+  and policies such as `disconnect_on_expired_password`;
+* any abbreviation the server or a client could take for one of these (`is_secret_option`): my_getopt
+  accepts a unique prefix of an option name (`[client] passw = x` logs the mariadb client in with
+  password x, `file_key_management_filek` sets the file key), and a `maximum-` prefix names the option
+  too. Which prefix is unique depends on the program (`pa` is `--password` to mariadb-admin and
+  mariadb-dump, ambiguous with `--pager` in mariadb), so every prefix that reaches into the secret word
+  of a known secret option counts, ambiguous ones included: hiding `file_key_management_f`'s value
+  (`_filename` shares it) is harmless, leaking `report_pa`'s (mariadbd 10.11.19 reads it as
+  `report_password`) is not. A password word takes two letters at least (`pa`, `report_pa`): `p` is
+  ambiguous in every MariaDB client and in mariadbd (`port`, `plugin-dir`, `protocol`), so never a
+  password. A stem alone (`ssl`, `file_key_management`) is an ordinary
+  option, never a secret.
 
 A misspelt secret option is a secret too (`pasword = x`, `wsrep_sst_auht = user:pw`,
 `master_pasword`): a name no server version knows, one edit (an adjacent swap counts once) from a secret
@@ -48,6 +59,7 @@ _NOT_SECRETS: Final = frozenset(
     {
         "ask_pass",
         "caching_sha2_password",
+        "connect_expired_password",  # the mariadb client's switch
         "disconnect_on_expired_password",
         "log_builtin_as_identified_by_password",
         "mysql_native_password",
@@ -55,8 +67,40 @@ _NOT_SECRETS: Final = frozenset(
         "strict_password_validation",
         "validate_password",
         "old_password",
+        "old_passwords",
+        "default_password_lifetime",
+        "max_password_errors",
+        "password_reuse_check",
+        "password_reuse_check_interval",
+        "simple_password_check",
+        "innodb_ft_max_token_size",  # sizes whose abbreviations end in `_token`
+        "innodb_ft_min_token_size",
+        "ngram_token_size",
     }
 )
+# Known secret options as (stem, secret word): a name is one of them when it starts with the stem and
+# goes on with at least the first letter of the word (`wsrep_sst_a` is `wsrep_sst_auth` to mariadbd
+# 10.11.19). Other names ending in a password word are handled by `_PASSWORD_WORDS`.
+_SECRET_STEMS: Final = (
+    ("report_", "password"),  # mariadbd 10.11.19 takes `report_pa` for it
+    ("wsrep_sst_", "auth"),
+    ("file_key_management_", "filekey"),
+    ("hashicorp_key_management_", "token"),
+    ("aws_key_management_", "secret_access_key"),
+    ("keyring_hashicorp_", "secret_id"),
+)
+# A name (or its last `_` word) that is an abbreviation of one of these is a password: `pa`, `passw`,
+# `report_pa`, `ssl_passp`. MySQL 8.0's clients have `password1` to `password3` (multi-factor) too.
+_PASSWORD_WORDS: Final = ("password", "passwd", "passphrase", "password1", "password2", "password3")
+# The shortest abbreviation a real program takes for a password: `pa` (mariadb-admin, mariadb-dump,
+# mariadb-import, mariadb-show, mariadb-upgrade 10.11.19 have no other option starting with `pa`).
+_MIN_ABBREVIATION: Final = 2
+# The last word of a name no table here knows (`ssl_passp`, `keyring_file_passw`): from `pass` on, as the
+# `_pass` suffix; `_pa` ends ordinary abbreviations too (`max_allowed_pa` is max_allowed_packet).
+_GENERIC_ABBREVIATION: Final = 4
+# Prefixes the server reads in front of an option's name (`maximum-` is refused for a string
+# option, but the value written after it is still the secret).
+_NAME_PREFIXES: Final = ("loose_", "maximum_")
 # Options whose value is `user:password`: the user is worth keeping, the password is not.
 _USER_COLON_SECRET: Final = frozenset({"wsrep_sst_auth"})
 
@@ -74,14 +118,34 @@ _VARIABLE_ROW_RE: Final = lazy(
 )
 _VERTICAL_NAME_RE: Final = lazy(r"[ \t]*variable_name:[ \t]*(?P<name>\S+)[ \t]*\r?\Z", re.I)
 _VERTICAL_VALUE_RE: Final = lazy(r"(?P<lead>[ \t]*value:[ \t]*)(?P<value>.*?)(?P<tail>[ \t]*\r?)\Z", re.I)
-# Words one of which every secret name holds: lines without any are skipped without a closer look.
-_TRIGGER_RE: Final = lazy(r"pass|pwd|secret|token|auth|filekey", re.I)
+# Text every secret name holds, abbreviations included (`pa` ending a name, `sst_a`, `management_f`):
+# lines without any are skipped without a closer look. `SECRET_TRIGGER` is shared with redact_inputs.
+_STEM_TRIGGERS: Final = {
+    stem.rstrip("_").rpartition("_")[2] + "[-_]" + word[0] for stem, word in _SECRET_STEMS
+}
+SECRET_TRIGGER: Final = "|".join([r"pas|pa(?![a-z0-9])|pwd|secret|token|auth", *sorted(_STEM_TRIGGERS)])
+_TRIGGER_RE: Final = lazy(SECRET_TRIGGER, re.I)
 
 
 def normalise_option_name(raw: str) -> str:
-    """`--Loose-Report-Password` → `report_password`: the name a secret check compares."""
+    """`--Loose-Report-Password` → `report_password`, `maximum-passw` → `passw`: the name a secret
+    check compares."""
     name = raw.strip(WHITESPACE).lstrip("-").lower().replace("-", "_")
-    return name[6:] if name.startswith("loose_") else name
+    while name.startswith(_NAME_PREFIXES):
+        name = name.partition("_")[2]
+    return name
+
+
+def _full_name(key: str) -> str:
+    """The known secret option `key` abbreviates (`wsrep_sst_a` → `wsrep_sst_auth`), else `key`."""
+    for stem, word in _SECRET_STEMS:
+        if key.startswith(stem) and len(key) > len(stem) and word.startswith(key[len(stem) :]):
+            return stem + word
+    return key
+
+
+def _password_word(word: str, shortest: int) -> bool:
+    return len(word) >= shortest and any(known.startswith(word) for known in _PASSWORD_WORDS)
 
 
 def is_secret_option(name: str) -> bool:
@@ -89,7 +153,16 @@ def is_secret_option(name: str) -> bool:
     key = normalise_option_name(name)
     if key in _NOT_SECRETS:
         return False
-    return key in _SECRET_NAMES or key.endswith(_SECRET_SUFFIXES) or "secret" in key
+    if key in _SECRET_NAMES or _full_name(key) != key or _password_word(key, _MIN_ABBREVIATION):
+        return True  # a secret option or its own prefix, even when an ordinary option shares it
+    if any(other.startswith(key) for other in _NOT_SECRETS):
+        return False  # `connect_expired_pass`, `old_passw`: an ordinary option's prefix
+    head, _, last = key.rpartition("_")
+    return (
+        key.endswith(_SECRET_SUFFIXES)
+        or "secret" in key
+        or (bool(head) and _password_word(last, _GENERIC_ABBREVIATION))
+    )
 
 
 # What a typo may have meant: whole secret names, and secret last words of longer names (`master_pasword`).
@@ -145,7 +218,7 @@ def _redacted_value(name: str, raw_value: str) -> str:
     inner = raw_value[1:-1] if quote else raw_value
     if not inner or inner == REDACTED or inner.strip("*") == "":
         return raw_value  # nothing to hide (empty, already redacted, or masked by the server)
-    key = normalise_option_name(name)
+    key = _full_name(normalise_option_name(name))
     if key == "file_key_management_filekey" and inner.startswith("FILE:"):
         return raw_value  # a path to the key, not the key
     if key in _USER_COLON_SECRET and ":" in inner:

@@ -22,7 +22,13 @@ import re
 from enum import StrEnum
 from typing import Any, Final
 
-from advisor.redact import REDACTED, is_secret_option, redact_option_text, redact_variables_text
+from advisor.redact import (
+    REDACTED,
+    SECRET_TRIGGER,
+    is_secret_option,
+    redact_option_text,
+    redact_variables_text,
+)
 
 
 class InputKind(StrEnum):
@@ -55,7 +61,7 @@ _JSON_PAIR_RE: Final = re.compile(
 # `|` or `,`). Each word is tried, so a name never hides inside the value of the word before it.
 _MESSAGE_WORD_RE: Final = re.compile(r"[A-Za-z\-][A-Za-z0-9_.\-]*")
 _MESSAGE_VALUE_RE: Final = re.compile(r"[\"']?[ \t]*(?:[=:|,\t][ \t]*|[ \t]+)[\"']?(?P<value>[^\s'\"|,]+)")
-_TRIGGER_RE: Final = re.compile(r"pass|pwd|secret|token|auth|filekey|identified", re.I)
+_TRIGGER_RE: Final = re.compile(SECRET_TRIGGER + "|identified", re.I)
 _NAME_KEYS: Final = frozenset({"variable_name", "name"})
 _VALUE_KEYS: Final = frozenset({"value", "variable_value"})
 
