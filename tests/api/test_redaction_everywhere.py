@@ -1,7 +1,8 @@
 """A secret in any input, in any layout, never reaches the database, the logs or a response.
 
 Hypothesis makes up secrets and puts each into one input kind in one of its layouts: option-file
-lines (plain, quoted, `loose-`, commented out, the `password hunter2` line the parser refuses),
+lines (plain, quoted, `loose-`, commented out, the `password hunter2` line the parser refuses,
+abbreviated names such as `passw` or `file_key_management_filek`),
 variables and status dumps (TSV, the client's table, `\\G`, columns, CSV, JSON objects, JSON rows,
 wrapped JSON) and InnoDB status statement text (ALTER USER … IDENTIFIED BY, SET PASSWORD, CREATE
 USER … IDENTIFIED WITH, PASSWORD(), MASTER_PASSWORD). Each example goes through the API (a server
@@ -83,6 +84,14 @@ MYCNF_LAYOUTS: dict[str, str] = {
     "refused line": "[client]\npassword {secret}\n",
     # a group the server reads: the server refuses `password`, the finding must not quote it
     "server refuses password": "[client-server]\npassword = {secret}\n",
+    # abbreviations the real programs take for the secret option (a unique option prefix)
+    "abbreviated passw": "[client]\npassw = {secret}\n",
+    "abbreviated pa": "[mysqladmin]\npa = {secret}\n",
+    "abbreviated loose passwor": "[mysqldump]\nloose-passwor = '{secret}'\n",
+    "abbreviated report pa": "[mysqld]\nreport-pa = {secret}\n",
+    "abbreviated sst auth": "[mysqld]\nwsrep_sst_a = sst:{secret}\n",
+    # the key plugin is not loaded: a finding comments the line out, and must not quote it
+    "abbreviated filekey": "[mysqld]\nfile_key_management_filek = {secret}\n",
 }
 STATEMENTS = [
     "ALTER USER 'app'@'%' IDENTIFIED BY '{secret}'",
