@@ -148,11 +148,12 @@ def _password_word(word: str, shortest: int) -> bool:
     return len(word) >= shortest and any(known.startswith(word) for known in _PASSWORD_WORDS)
 
 
+@lru_cache(maxsize=8192)  # names repeat across files and audits; bounded: they come from uploads
 def is_secret_option(name: str) -> bool:
     """Does an option or variable of this name carry a secret (see the module docstring)?"""
     key = normalise_option_name(name)
-    if key in _NOT_SECRETS:
-        return False
+    if key in _NOT_SECRETS or _TRIGGER_RE().search(key) is None:
+        return False  # most names: none of the text every secret name holds
     if key in _SECRET_NAMES or _full_name(key) != key or _password_word(key, _MIN_ABBREVIATION):
         return True  # a secret option or its own prefix, even when an ordinary option shares it
     if any(other.startswith(key) for other in _NOT_SECRETS):
