@@ -25,8 +25,7 @@ What counts as a secret is decided by the option's name, normalised as the serve
   (`_filename` shares it) is harmless, leaking `report_pa`'s (mariadbd 10.11.19 reads it as
   `report_password`) is not. A password word takes two letters at least (`pa`, `report_pa`): `p` is
   ambiguous in every MariaDB client and in mariadbd (`port`, `plugin-dir`, `protocol`), so never a
-  password. A stem alone (`ssl`, `file_key_management`) is an ordinary
-  option, never a secret.
+  password. A stem alone (`ssl`, `file_key_management`) is an ordinary option, never a secret.
 
 A misspelt secret option is a secret too (`pasword = x`, `wsrep_sst_auht = user:pw`,
 `master_pasword`): a name no server version knows, one edit (an adjacent swap counts once) from a secret
