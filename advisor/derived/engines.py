@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from advisor.derived.cache import once_per_audit
+from advisor.optioncheck.plugins import library_options_by_library
 
 if TYPE_CHECKING:
     from advisor.context import AuditContext
@@ -55,17 +56,66 @@ def _server_lines(ctx: AuditContext) -> tuple[OptionEntry, ...]:
     return ctx.options.entries(ctx.groups_read) if ctx.options is not None else ()
 
 
+def plugin_list_lines(ctx: AuditContext) -> tuple[OptionEntry, ...]:
+    """The lines that build the plugin list, in the order read: `plugin_load_add`, `plugin_load` and
+    `skip-plugin-load` (which empties the list; mariadbd 10.11.19 then refuses the plugin's options).
+    `skip-plugin_load_add` changes nothing (a private instance started with the plugin still loaded)."""
+    return tuple(
+        entry
+        for entry in _server_lines(ctx)
+        if (entry.name == "plugin_load_add" and entry.prefix is None)
+        or (entry.name == "plugin_load" and entry.prefix in (None, "skip", "disable"))
+    )
+
+
+def _resets(entry: OptionEntry) -> bool:
+    return entry.name == "plugin_load"
+
+
 @once_per_audit
-def loaded_plugins(ctx: AuditContext) -> frozenset[str]:
+def file_plugins(ctx: AuditContext) -> frozenset[str]:
     """The plugin libraries (stems) and plugin names the option files load, in the groups the server reads."""
     loaded: set[str] = set()
-    for entry in _server_lines(ctx):
-        if entry.prefix is not None or entry.name not in ("plugin_load", "plugin_load_add"):
-            continue
-        if entry.name == "plugin_load":
+    for entry in plugin_list_lines(ctx):
+        if _resets(entry):
             loaded.clear()
-        loaded |= plugin_words(entry.value or "")
+        if entry.prefix is None:
+            loaded |= plugin_words(entry.value or "")
     return frozenset(loaded)
+
+
+def dropped_by(ctx: AuditContext, plugins: frozenset[str]) -> OptionEntry | None:
+    """The `plugin_load` / `skip-plugin-load` line that emptied the list after one of `plugins` was named."""
+    named = False
+    dropper: OptionEntry | None = None
+    for entry in plugin_list_lines(ctx):
+        if _resets(entry) and named:
+            dropper, named = entry, False
+        if entry.prefix is None and plugin_words(entry.value or "") & plugins:
+            named, dropper = True, None
+    return dropper
+
+
+@once_per_audit
+def installed_plugins(ctx: AuditContext) -> frozenset[str]:
+    """Libraries whose variables the live SHOW GLOBAL VARIABLES (a complete dump) lists: loaded at that start,
+    by the option files or by INSTALL SONAME (the mysql.plugin table, read at every start without any
+    plugin_load_add line; mariadbd 10.11.19 then takes `server_audit_logging = ON` in the file)."""
+    live = ctx.config.live
+    if live is None:
+        return frozenset()
+    return frozenset(
+        library
+        for library, options in library_options_by_library().items()
+        if any(name != library and name in live.names for name in options)
+    )
+
+
+@once_per_audit
+def loaded_plugins(ctx: AuditContext) -> frozenset[str]:
+    """The plugins the server has at startup: those the option files load and those the live dump shows
+    loaded (installed with INSTALL SONAME)."""
+    return file_plugins(ctx) | installed_plugins(ctx)
 
 
 def engine_available(ctx: AuditContext, engine: str) -> bool:
@@ -111,8 +161,10 @@ def default_engine_lines(ctx: AuditContext) -> dict[str, OptionEntry]:
 
 @once_per_audit
 def innodb_stays_off(ctx: AuditContext) -> bool:
-    """InnoDB is disabled and the server still starts: the default engine is set to another engine it has,
-    and the temporary one is not InnoDB (unset, it follows the default; started on mariadbd 10.11.19)."""
+    """InnoDB is disabled and the server still starts once the lines naming InnoDB as an engine are fixed:
+    the default engine is set to another engine it has, and the temporary one is not InnoDB (unset, it
+    follows the default; started on mariadbd 10.11.19). `enforce_storage_engine = InnoDB` then aborts the
+    start ("Unknown/unsupported storage engine: InnoDB"): startup.unknown_storage_engine comments it out."""
     if innodb_disabled_by(ctx) is None:
         return False
     lines = default_engine_lines(ctx)
@@ -133,8 +185,20 @@ def _switched_off(ctx: AuditContext, plugin: str) -> bool:
     return bool(last) and (last[-1].value or "ON").strip().lower() in _OFF
 
 
+def _has_value(ctx: AuditContext, name: str) -> bool:
+    last = [entry for entry in _server_lines(ctx) if entry.name == name and entry.prefix is None]
+    return bool(last) and bool((last[-1].value or "").strip().strip("'\""))
+
+
 @once_per_audit
 def key_plugin_loaded(ctx: AuditContext) -> bool:
-    """Does the configuration start a key management plugin (needed to encrypt anything)? A plugin switched
-    OFF gives no keys: mariadbd 10.11.19 then aborts on innodb_encrypt_tables = ON, as without it."""
-    return any(not _switched_off(ctx, plugin) for plugin in loaded_plugins(ctx) & KEY_PLUGINS)
+    """Does the configuration start a key management plugin (needed to encrypt anything)? Only the option
+    files count: keys are needed while InnoDB starts, before the mysql.plugin table is read. A plugin
+    switched OFF gives no keys (mariadbd 10.11.19 then aborts on innodb_encrypt_tables = ON, as without it),
+    nor does file_key_management without file_key_management_filename ("file-key-management-filename is not
+    set"; the server starts with it as long as nothing is encrypted)."""
+    return any(
+        not _switched_off(ctx, plugin)
+        and (plugin != "file_key_management" or _has_value(ctx, "file_key_management_filename"))
+        for plugin in file_plugins(ctx) & KEY_PLUGINS
+    )

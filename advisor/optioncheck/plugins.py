@@ -31,6 +31,11 @@ def _libraries() -> dict[str, dict[str, OptionFacts]]:
     }
 
 
+def library_options_by_library() -> dict[str, dict[str, OptionFacts]]:
+    """Library stem → the options it adds, for every library we have a list for."""
+    return _libraries()
+
+
 def library_options(loaded: frozenset[str]) -> dict[str, OptionFacts]:
     """Every option the loaded libraries (stems: `file_key_management`, `ha_archive`) add, as we know them."""
     known = _libraries()

@@ -17,7 +17,7 @@ from advisor.audit import AuditInputs, run_audit
 from tests.advisor.case_files import load_cases
 from tests.advisor.inputs.test_optionfiles_corpus import OPTION_FILES, REFUSED
 from tests.corpus import CORPUS
-from tests.fixtures.recommended_mariadbd import check
+from tests.fixtures.recommended_mariadbd import check, installed_block
 
 pytestmark = pytest.mark.mariadb
 
@@ -69,7 +69,7 @@ def test_recommended_mycnf_is_accepted_by_mariadbd(name: str, inputs: AuditInput
     result = run_audit(inputs)
     unread = {e.value for f in result.findings if f.rule == "config_validity.unread_file" for e in f.evidence}
     text = "".join(file.recommended for file in result.files if file.path not in unread) or result.mycnf
-    refusal = check(text)  # mariadbd --defaults-file=F --verbose --help, through the session's cache
+    refusal = check(text + installed_block(inputs))  # mariadbd --defaults-file=F --verbose --help, through the session's cache
     assert refusal is None, f"{name}: {refusal}"
 
 

@@ -82,18 +82,30 @@ def unknown_storage_engine(ctx: AuditContext) -> Iterator[Proposal]:
     plugin (`plugin_load_add = ha_rocksdb`) where it is installed, and keep the line.
 
     Caveats: MariaDB only. Engines built in are those of a default 10.11 build (InnoDB, Aria, MyISAM, MEMORY,
-    CSV, MRG_MyISAM, SEQUENCE); an engine of a loaded library is taken as present. InnoDB named while InnoDB
-    is disabled is startup.innodb_disabled's.
+    CSV, MRG_MyISAM, SEQUENCE); an engine of a loaded library is taken as present. InnoDB is unknown while
+    it is disabled: with the default engines set to others (skip-innodb, default_storage_engine = Aria),
+    `enforce_storage_engine = InnoDB` aborts (mariadbd 10.11.19) and is commented out here; while a default
+    engine still needs InnoDB, startup.innodb_disabled comments out the switch instead.
     """
     for name, entry in winning_lines(ctx, _ENGINE_OPTIONS).items():
         engine = (entry.value or "").strip().strip("'\"")
-        if not engine or engine.lower() == "innodb" or engine_available(ctx, engine):
+        if not engine or engine_available(ctx, engine):
             continue
+        if engine.lower() == "innodb" and not innodb_stays_off(ctx):
+            continue  # InnoDB disabled while a default engine needs it: startup.innodb_disabled's
         yield comment_out(
             entry,
             f"{written(entry)}: {ctx.version.describe()} does not start",
-            f"{engine} is not an engine this server has: no option file loads its plugin, and the server "
+            f"{engine} is not an engine this server has: "
+            f"{_why_missing(ctx, engine)}, and the server "
             f"aborts at startup ('Unknown/unsupported storage engine: {engine}'). Comment the line out, or "
             "load the engine's plugin with plugin_load_add where it is installed.",
             name,
         )
+
+
+def _why_missing(ctx: AuditContext, engine: str) -> str:
+    disabled = innodb_disabled_by(ctx)
+    if engine.lower() == "innodb" and disabled is not None:
+        return f"{disabled.file}:{disabled.line} ({written(disabled)}) disables it"
+    return "no option file loads its plugin"

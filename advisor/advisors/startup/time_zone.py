@@ -15,6 +15,9 @@ if TYPE_CHECKING:
     from advisor.context import AuditContext
 
 _OFFSET: Final = lazy(r"([+-]?)([0-9]+):([0-9]+)")
+# Zone names (tz database, SYSTEM) never start with a sign or a digit: such a value is a mistyped offset.
+# mariadbd 10.11.19 aborts on +05:30:00, -03:00:00, +0530 and +5 (a private instance each).
+_OFFSET_LIKE: Final = lazy(r"[+-]?[0-9][0-9:.]*|[+-].*")
 
 
 def _offset_problem(value: str) -> str | None:
@@ -23,6 +26,8 @@ def _offset_problem(value: str) -> str | None:
     -13:00, +13:01, +14:00, +25:00, +12:60 and an offset without its sign (13:00) abort."""
     match = _OFFSET().fullmatch(value.strip())
     if match is None:
+        if _OFFSET_LIKE().fullmatch(value.strip()):
+            return f"{value.strip()} is not an offset the server reads (it takes ±H:MM, no seconds)"
         return None
     sign, hours, minutes = match.group(1), int(match.group(2)), int(match.group(3))
     if not sign:
@@ -42,12 +47,12 @@ def _offset_problem(value: str) -> str | None:
     versions=mariadb_only(),
 )
 def bad_time_zone(ctx: AuditContext) -> Iterator[Proposal]:
-    """What it checks: a default_time_zone written as an offset (`+25:00`, `+14:00`, `13:00`) that the server
-    cannot read.
+    """What it checks: a default_time_zone written as an offset (`+25:00`, `+14:00`, `13:00`, `+05:30:00`,
+    `+0530`) that the server cannot read.
 
     Why it matters: the option parser takes any text; at startup mariadbd 10.11.19 stops with "Fatal error:
     Illegal or unknown default time zone '+25:00'". It reads offsets from -12:59 to +13:00, with a sign and
-    minutes below 60.
+    minutes below 60, as H:MM: seconds (`+05:30:00`) or no colon (`+0530`) abort as well.
 
     What we recommend: comment the line out (the server then runs on the system's zone), then set the
     offset you mean, between -12:59 and +13:00, or a named zone once the time zone tables are loaded.
