@@ -69,7 +69,9 @@ def test_recommended_mycnf_is_accepted_by_mariadbd(name: str, inputs: AuditInput
     result = run_audit(inputs)
     unread = {e.value for f in result.findings if f.rule == "config_validity.unread_file" for e in f.evidence}
     text = "".join(file.recommended for file in result.files if file.path not in unread) or result.mycnf
-    refusal = check(text + installed_block(inputs))  # mariadbd --defaults-file=F --verbose --help, through the session's cache
+    refusal = check(
+        text + installed_block(inputs)
+    )  # mariadbd --defaults-file=F --verbose --help, through the session's cache
     assert refusal is None, f"{name}: {refusal}"
 
 

@@ -99,7 +99,7 @@ def unknown_storage_engine(ctx: AuditContext) -> Iterator[Proposal]:
             f"{engine} is not an engine this server has: "
             f"{_why_missing(ctx, engine)}, and the server "
             f"aborts at startup ('Unknown/unsupported storage engine: {engine}'). Comment the line out, or "
-            "load the engine's plugin with plugin_load_add where it is installed.",
+            f"{_remedy(engine)}.",
             name,
         )
 
@@ -109,3 +109,9 @@ def _why_missing(ctx: AuditContext, engine: str) -> str:
     if engine.lower() == "innodb" and disabled is not None:
         return f"{disabled.file}:{disabled.line} ({written(disabled)}) disables it"
     return "no option file loads its plugin"
+
+
+def _remedy(engine: str) -> str:
+    if engine.lower() == "innodb":
+        return "remove the line that disables InnoDB"
+    return "load the engine's plugin with plugin_load_add where it is installed"

@@ -101,3 +101,40 @@ def test_loaded_key_plugin_file_starts(server: PrivateMariadb) -> None:
     assert f"file_key_management_filename = {keys}" in recommended.splitlines()
     came_up, log = _starts(server, recommended)
     assert came_up, log[-1500:]
+
+
+def test_plugins_installed_with_install_soname_keep_their_options() -> None:
+    """Review case 11: plugins installed with INSTALL SONAME load from mysql.plugin at every start, without a
+    plugin_load_add line. Audited with the live SHOW GLOBAL VARIABLES of that server, the file's options of
+    those plugins are kept, and the recommended file starts the same data directory;
+    on a fresh data directory (nothing installed) the same file aborts ("unknown variable")."""
+    for program in ("mariadbd", "mariadb-install-db"):
+        if shutil.which(program) is None:
+            missing(f"{program} is not installed: cannot start a private MariaDB")
+    root = Path(tempfile.mkdtemp(prefix="innotune-installed-"))
+    root.chmod(0o755)
+    instance = PrivateMariadb(root, server_id=1)
+    given = (
+        "[mysqld]\nserver_audit_logging = ON\nserver_audit_events = CONNECT,QUERY_DDL\n"
+        "simple_password_check_minimal_length = 12\n"
+    )
+    try:
+        instance.install()
+        came_up, log = _starts(instance, given)
+        assert not came_up and "unknown variable 'server_audit_logging=ON'" in log
+        instance.start()
+        instance.execute("INSTALL SONAME 'server_audit'", "INSTALL SONAME 'simple_password_check'")
+        rows = instance.execute("SHOW GLOBAL VARIABLES")
+        instance.stop()
+        dump = "Variable_name\tValue\n" + "".join(f"{name}\t{value}\n" for name, value in rows)
+        result = run_audit(
+            AuditInputs(mycnf={"/etc/mysql/my.cnf": given}, variables=dump, server_version="10.11.19-MariaDB")
+        )
+        assert not [f for f in result.findings if f.rule == "config_validity.refused_option"]
+        (recommended,) = [file.recommended for file in result.files]
+        assert "server_audit_logging = ON" in recommended.splitlines()
+        came_up, log = _starts(instance, recommended)
+        assert came_up, log[-1500:]
+    finally:
+        instance.stop()
+        shutil.rmtree(root, ignore_errors=True)
