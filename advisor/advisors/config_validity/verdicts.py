@@ -23,9 +23,10 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final
 
 from advisor.advisors.config_validity.lines import kept_instead, later_line, line_evidence, wins_after
-from advisor.derived.engines import loaded_plugins
+from advisor.derived.engines import dropped_by, loaded_plugins
 from advisor.findings import Evidence, Severity
 from advisor.optioncheck import Outcome, Verdict, judge
+from advisor.optioncheck.plugins import library_options_by_library
 from advisor.redact import is_secret_option
 from advisor.rules import Proposal
 
@@ -168,13 +169,27 @@ def fix(ctx: AuditContext, entry: OptionEntry, found: Verdict) -> Iterator[Propo
     yield _comment_out(
         entry,
         f"{written}: {_effect(ctx, found)}{wins_after(later)}.",
-        f"{entry.file}:{entry.line}: {found.message} Comment the line out.{then}",
+        f"{entry.file}:{entry.line}: {found.message}{_dropped(ctx, entry, found)} Comment the line out.{then}",
         (line_evidence(entry), server),
         found.option or entry.name,
         Severity.CRITICAL,
     )
     if correction is not None:
         yield _rewrite(ctx, entry, *correction, Severity.CRITICAL)
+
+
+def _dropped(ctx: AuditContext, entry: OptionEntry, found: Verdict) -> str:
+    """For an option of a plugin not loaded: the plugin_load / skip-plugin-load line that dropped the library
+    an earlier plugin_load_add named (review case 18), else nothing."""
+    if found.reason != "plugin_not_loaded":
+        return ""
+    name = found.option or entry.name
+    libraries = frozenset(lib for lib, options in library_options_by_library().items() if name in options)
+    dropper = dropped_by(ctx, libraries) if libraries else None
+    if dropper is None:
+        return ""
+    said = dropper.raw_name if dropper.given is None else f"{dropper.raw_name} = {dropper.given}"
+    return f" {dropper.file}:{dropper.line} ({said}) replaced the plugin list that loaded it."
 
 
 def abbreviation(ctx: AuditContext, entry: OptionEntry, found: Verdict) -> Iterator[Proposal]:
