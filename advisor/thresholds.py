@@ -170,10 +170,8 @@ class MemoryThresholds(Struct, frozen=True):
     # margin (capped at max_connections) instead of at max_connections: the busiest moment seen, with
     # room for a busier one (MySQLTuner's "peak" model counts them at Max_used_connections itself) ...
     observed_connections_margin: float = 1.5
-    # ... and this wider margin when the server has run (or run since FLUSH STATUS, which resets the
-    # mark) for less than EvidenceThresholds' fair_uptime_seconds: a high-water mark from a short uptime
-    # may not have met the busy hour yet.
-    observed_connections_margin_short_uptime: float = 2.0
+    # (A high-water mark over a weak window — under EvidenceThresholds' fair_uptime_seconds since startup
+    # or FLUSH STATUS — is not used at all: max_connections is counted, advisor.derived.evidence.)
     # MySQL 8.0+ TempTable engine: RAM for all in-memory temporary tables together when
     # temptable_max_ram is not in the inputs (its 8.0 default).
     temptable_ram_assumed_bytes: int = 1 * GIB

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from advisor.context import AuditContext
 from advisor.derived.budget import BudgetItem, MemoryBudget, memory_budget, temp_table_limit
+from advisor.derived.evidence import high_water_source, high_water_too_short
 from advisor.derived.pool_sizing import pool_target
 from advisor.findings import Evidence, Severity
 from advisor.references import MARIADB_MEMORY_ALLOCATION, MYSQL_SERVER_VARIABLES
@@ -32,7 +33,7 @@ def _evidence(ctx: AuditContext, budget: MemoryBudget) -> tuple[Evidence, ...]:
     ]
     found.append(Evidence("max_connections", str(budget.max_connections), budget.max_connections_source))
     if budget.max_used_connections is not None and ctx.status is not None:
-        source = f"SHOW GLOBAL STATUS Max_used_connections ({ctx.status.describe_window()})"
+        source = high_water_source(ctx, "Max_used_connections")
         found.append(Evidence("Max_used_connections", str(budget.max_used_connections), source))
     found.append(
         Evidence("memory limit for the server", describe_bytes(budget.limit_bytes), budget.reserve_source)
@@ -82,6 +83,13 @@ def _advice(ctx: AuditContext, budget: MemoryBudget) -> str:
     fitting = room // each if each and room > 0 else 0
     used = budget.max_used_connections
     headroom = ctx.thresholds.connections.max_connections_headroom
+    short = high_water_too_short(ctx, "max_connections")
+    if used is not None and short is not None and 0 < fitting < budget.max_connections:
+        return (
+            f" max_connections = {fitting} would fit, if the application needs no more: Max_used_connections "
+            f"({used}) cannot tell. {short} Else shrink the per-connection buffers or "
+            "the buffer pool."
+        )
     if used is not None and fitting >= used * headroom and fitting < budget.max_connections:
         return (
             f" max_connections = {fitting} would fit ({used} were used at most); else shrink the "
@@ -109,7 +117,8 @@ def overcommitted(ctx: AuditContext) -> Iterator[Proposal]:
     Critical when the global buffers plus one connection's buffers (a single session that sorts and
     joins: the global buffers alone are the bare case), or the worst case at the busiest moment seen so
     far (Max_used_connections), exceed usable memory; a notice when only max_connections overcommits and
-    the busiest moment with a margin (× 1.5, × 2 after less than an hour of uptime) fits the limit — the
+    the busiest moment with a margin (× 1.5; max_connections when that peak covers under an hour since
+    startup or FLUSH STATUS, weak evidence) fits the limit — the
     peak the buffer pool is sized for. The rationale names the connection count and the limit it used.
 
     Caveats: the model is MySQLTuner's, after the MySQL manual's "How MySQL Uses Memory": global =

@@ -6,8 +6,9 @@ per-connection buffers once per connection, counted two ways (MySQLTuner's "max 
 - `worst_case_bytes`: at max_connections, the most the configuration allows (memory.overcommitted
   reports it);
 - `realistic_peak_bytes`: at the connections this server really sees — Max_used_connections times a
-  margin when status gives it (wider after a short uptime), capped at max_connections; max_connections
-  without status (nothing else is safe). The buffer pool is sized from this one: `pool_room_bytes` is
+  margin when status gives it, capped at max_connections; max_connections without status, and when the
+  high-water mark's window is weak (advisor.derived.evidence: under an hour since startup or since
+  FLUSH STATUS, which resets it) — a peak seen for minutes is no more than no status. The buffer pool is sized from this one: `pool_room_bytes` is
   what is left of the limit once it is counted, so a recommended pool never pushes the realistic peak
   past the limit.
 
@@ -41,6 +42,7 @@ from typing import TYPE_CHECKING
 from msgspec import Struct
 
 from advisor.derived.cache import once_per_audit
+from advisor.derived.evidence import high_water_grade
 from advisor.derived.settings import sized_by_dedicated_server
 from advisor.units import GIB, MIB, describe_bytes, parse_size
 
@@ -229,16 +231,17 @@ def _sizing_connections(ctx: AuditContext, max_connections: int) -> tuple[int, s
             "max_connections: without SHOW GLOBAL STATUS (Max_used_connections) every allowed connection "
             "is counted"
         )
-    limits = ctx.thresholds.memory
-    # FLUSH STATUS resets the high-water mark: it covers the time since then, when that is shorter
-    spans = [ctx.status.value(name) for name in ("Uptime", "Uptime_since_flush_status")]
-    known = [span for span in spans if span is not None]
-    short = not known or min(known) < ctx.thresholds.evidence.fair_uptime_seconds
-    margin = limits.observed_connections_margin_short_uptime if short else limits.observed_connections_margin
+    high_water = high_water_grade(ctx)
+    if high_water is None or high_water.weak:  # a peak seen for minutes says little about concurrency
+        return max_connections, (
+            f"max_connections: Max_used_connections ({used}) is the "
+            f"{high_water.window if high_water else 'highest over an unknown time'} — weak evidence, so "
+            "every allowed connection is counted, as without status"
+        )
+    margin = ctx.thresholds.memory.observed_connections_margin
     counted = min(max_connections, max(1, math.ceil(used * margin)))
-    why = ", a wider margin after less than an hour of uptime" if short else ""
     capped = f", capped at max_connections = {max_connections}" if counted == max_connections else ""
-    return counted, f"Max_used_connections {used} × {margin:g}{why}{capped}"
+    return counted, f"Max_used_connections {used} × {margin:g} ({high_water.window}){capped}"
 
 
 def _compute(ctx: AuditContext) -> MemoryBudget | None:

@@ -20,6 +20,17 @@ What rules do with it (the API other advisors use):
 - `what_to_measure(ctx)`: the sentence that tells the user how to get strong evidence;
 - `too_short_to_change(ctx, what)`: on weak evidence, why `what` stays as it is (None otherwise): a rule
   that would change a setting from a rate says this in a notice instead.
+
+High-water marks (Max_used_connections and its time, Memory_used_max, …) are not rates: the latest
+snapshot holds the highest value since the last FLUSH STATUS, which resets them (MariaDB's FLUSH page:
+FLUSH STATUS resets most status variables; checked on 10.11.19, Max_used_connections drops to the
+connections open then). Their window is Uptime_since_flush_status when it is below Uptime, whatever
+the two snapshots' distance; it is graded like one snapshot's since-startup window:
+
+- `high_water_grade(ctx)`: the grade of that window (None without status);
+- `high_water_source(ctx, name)`: the Evidence source for a high-water mark, with its window and grade;
+- `high_water_too_short(ctx, what)`: on a weak high-water window, why `what` stays as it is. A weak
+  high-water mark never drives a change or a warning: at most a notice that says the window is short.
 """
 
 from __future__ import annotations
@@ -31,6 +42,7 @@ from msgspec import Struct
 
 from advisor.derived.cache import once_per_audit
 from advisor.findings import Severity
+from advisor.inputs.statusvars import describe_duration
 
 if TYPE_CHECKING:
     from advisor.context import AuditContext
@@ -102,6 +114,60 @@ def grade_status(status: StatusView, limits: EvidenceThresholds) -> WindowGrade:
     else:
         grade, reason = _between(status.window_seconds, status.earlier.uptime, limits)
     return WindowGrade(grade, window, reason)
+
+
+#: Status variables that hold the highest value since the last FLUSH STATUS (or startup).
+HIGH_WATER_MARKS = ("Max_used_connections", "Max_used_connections_time", "Memory_used_max")
+
+
+def high_water_seconds(status: StatusView) -> int | None:
+    """Seconds a high-water mark covers: since FLUSH STATUS when that ran after startup, else Uptime."""
+    spans = [status.value(name) for name in ("Uptime", "Uptime_since_flush_status")]
+    known = [span for span in spans if span is not None]
+    return min(known) if known else None
+
+
+def grade_high_water(status: StatusView, limits: EvidenceThresholds) -> WindowGrade:
+    """The grade of the window a high-water mark covers (pure; `high_water_grade` caches it)."""
+    seconds, uptime = high_water_seconds(status), status.value("Uptime")
+    if seconds is None:
+        return WindowGrade(Grade.WEAK, "highest since an unknown time", "no Uptime in the status")
+    flushed = uptime is None or seconds < uptime
+    window = (
+        f"highest since FLUSH STATUS {describe_duration(seconds)} ago" if flushed else f"highest since startup "
+        f"(uptime {describe_duration(seconds)})"
+    )  # fmt: skip
+    grade, reason = _since_startup(seconds, limits)
+    if flushed and grade is not Grade.STRONG:
+        reason = f"FLUSH STATUS reset it {describe_duration(seconds)} ago, so it has seen only that long"
+    elif grade is not Grade.STRONG:
+        reason = reason.replace("warm-up and the first load dominate the averages", "a peak seen only so far")
+    return WindowGrade(grade, window, reason)
+
+
+@once_per_audit
+def high_water_grade(ctx: AuditContext) -> WindowGrade | None:
+    """The grade of the window this audit's high-water marks cover; None without status."""
+    if ctx.status is None:
+        return None
+    return grade_high_water(ctx.status, ctx.thresholds.evidence)
+
+
+def high_water_source(ctx: AuditContext, name: str) -> str:
+    """`SHOW GLOBAL STATUS Max_used_connections (highest since FLUSH STATUS 30 s ago — weak evidence (…))`."""
+    grade = high_water_grade(ctx)
+    return f"SHOW GLOBAL STATUS {name}" + (f" ({grade.describe()})" if grade is not None else "")
+
+
+def high_water_too_short(ctx: AuditContext, what: str, name: str = "Max_used_connections") -> str | None:
+    """On a weak high-water window, the sentence that says why `what` is left alone; None otherwise."""
+    grade = high_water_grade(ctx)
+    if grade is None or not grade.weak:
+        return None
+    return (
+        f"{name} covers too short a window ({grade.window}) to change {what} on: "
+        f"{grade.reason}. {what_to_measure(ctx)}"
+    )
 
 
 @once_per_audit

@@ -69,7 +69,8 @@ class StatusSample(Struct, frozen=True):
         return self.number("Uptime")
 
 
-def _duration(seconds: float) -> str:
+def describe_duration(seconds: float) -> str:
+    """`30 s`, `1.5 min`, `3.0 h`, `10.0 d`: a status window for a sentence."""
     if seconds < 120:
         return f"{seconds:.0f} s"
     if seconds < 2 * 3600:
@@ -123,8 +124,8 @@ class StatusView(Struct, frozen=True):
     def describe_window(self) -> str:
         """For evidence: `rate over 20 s between two snapshots` or `average since startup (uptime 3.2 d)`."""
         if not self.since_startup and self.window_seconds is not None:
-            return f"rate over {_duration(self.window_seconds)} between two snapshots"
-        uptime = "unknown" if self.window_seconds is None else _duration(self.window_seconds)
+            return f"rate over {describe_duration(self.window_seconds)} between two snapshots"
+        uptime = "unknown" if self.window_seconds is None else describe_duration(self.window_seconds)
         restart = "; the server restarted between the snapshots" if self.restarted else ""
         return f"average since startup (uptime {uptime}{restart})"
 

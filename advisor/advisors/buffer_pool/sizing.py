@@ -105,8 +105,9 @@ def undersized(ctx: AuditContext) -> Iterator[Proposal]:
     working set serves reads from memory and absorbs writes before they are flushed.
 
     What we recommend: about 70% of usable memory, capped by the memory budget at its realistic peak
-    (other global buffers plus per-connection buffers at Max_used_connections × 1.5 — × 2 under an hour
-    of uptime — or at max_connections without status; in a container, 95% of the limit with the
+    (other global buffers plus per-connection buffers at Max_used_connections × 1.5, or at
+    max_connections without status or when that peak covers under an hour since startup or FLUSH STATUS
+    — weak evidence, advisor.derived.evidence; in a container, 95% of the limit with the
     server's own memory counted) — the evidence names the limit, the reserve, the connections counted
     and the arithmetic, and the rationale says when that cap bites. On a
     dedicated production server the pool is sized for that growth room, not to today's data; on a ci

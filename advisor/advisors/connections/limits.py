@@ -6,6 +6,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from advisor.advisors.connections.common import round_up
+from advisor.derived.evidence import (
+    high_water_grade,
+    high_water_seconds,
+    high_water_source,
+    high_water_too_short,
+)
 from advisor.findings import Evidence, Severity
 from advisor.references import MYSQL_SERVER_VARIABLES
 from advisor.rules import Proposal, rule
@@ -24,15 +30,17 @@ USER_RESOURCES = "https://dev.mysql.com/doc/refman/8.0/en/user-resources.html"
 MAX_USER_CONNECTIONS = f"{MYSQL_SERVER_VARIABLES}#sysvar_max_user_connections"
 
 
-def _peak(status: StatusView) -> Evidence | None:
+def _window(ctx: AuditContext) -> str:
+    """`highest since startup (uptime 10.0 d)`, `highest since FLUSH STATUS 2.0 d ago`."""
+    grade = high_water_grade(ctx)
+    return grade.window if grade is not None else "window unknown"
+
+
+def _peak(ctx: AuditContext, status: StatusView) -> Evidence | None:
     peak = status.value("Max_used_connections")
     if peak is None:
         return None
-    return Evidence("peak connections", str(peak), "SHOW GLOBAL STATUS Max_used_connections (since startup)")
-
-
-def _uptime(status: StatusView) -> int | None:
-    return status.value("Uptime")
+    return Evidence("peak connections", str(peak), high_water_source(ctx, "Max_used_connections"))
 
 
 @rule(
@@ -56,7 +64,10 @@ def near_limit(ctx: AuditContext) -> Iterator[Proposal]:
     What we recommend: max_connections at the peak times the headroom factor (1.5 by default), rounded
     up to ten; a warning when connections were refused, a notice when the peak is merely close.
 
-    Caveats: a connection storm (a pool misconfigured, a retry loop) also reaches the limit: more
+    Caveats: Max_used_connections is the peak since startup or since FLUSH STATUS, which resets it; over
+    a weak window (advisor.derived.evidence: under an hour) and with no refused connection, the notice
+    changes nothing and says the window is too short. A connection storm (a pool misconfigured, a retry
+    loop) also reaches the limit: more
     connections then only move the failure to memory, so look at who connects first. The memory advisor
     checks that the new limit fits the memory budget.
     """
@@ -70,7 +81,7 @@ def near_limit(ctx: AuditContext) -> Iterator[Proposal]:
         return
     setting = ctx.config.get("max_connections")
     evidence = [Evidence("max_connections", str(limit), setting.where() if setting else "effective config")]
-    peak_evidence = _peak(status)
+    peak_evidence = _peak(ctx, status)
     if peak_evidence is not None:
         evidence.append(peak_evidence)
     if refused:
@@ -83,6 +94,7 @@ def near_limit(ctx: AuditContext) -> Iterator[Proposal]:
         target = min(target, int(facts.max))
     if target <= limit:
         return
+    short = None if refused else high_water_too_short(ctx, "max_connections")
     what = f"{refused} connection(s) were refused with \"Too many connections\"" if refused else (
         f"the peak of {peak} connections is within {100 - 100 * (peak or 0) // limit}% of the limit"
     )  # fmt: skip
@@ -90,10 +102,12 @@ def near_limit(ctx: AuditContext) -> Iterator[Proposal]:
         title=f"max_connections ({limit}) is reached or nearly reached",
         rationale=f"{what}. At the limit every new client is turned away. Raise max_connections to {target} "
         f"(the peak times {ctx.thresholds.connections.max_connections_headroom:g}), and check that the "
-        "connection count is real demand rather than a pool or retry storm.",
+        "connection count is real demand rather than a pool or retry storm."
+        if short is None
+        else f"{what}. {short}",
         evidence=tuple(evidence),
-        variable="max_connections",
-        recommended=str(target),
+        variable=None if short else "max_connections",
+        recommended=None if short else str(target),
         severity=None if refused else Severity.NOTICE,
     )
 
@@ -105,8 +119,9 @@ def near_limit(ctx: AuditContext) -> Iterator[Proposal]:
     needs=("status",),
 )
 def max_connections_oversized(ctx: AuditContext) -> Iterator[Proposal]:
-    """What it checks: max_connections far above anything used: the peak since startup below 5% of it,
-    with max_connections at least 500 and at least a day of uptime.
+    """What it checks: max_connections far above anything used: the peak below 5% of it, with
+    max_connections at least 500 and the peak covering at least a day — since startup, or since FLUSH
+    STATUS when that ran later (it resets Max_used_connections).
 
     Why it matters: every connection may allocate its own sort, join and read buffers and temporary
     tables; a limit far above real use lets a connection storm in until memory runs out (the OOM killer)
@@ -115,15 +130,15 @@ def max_connections_oversized(ctx: AuditContext) -> Iterator[Proposal]:
     What we recommend: max_connections at the peak times the headroom factor, never below the server's
     default.
 
-    Caveats: the peak is since startup: a monthly batch or a failover that moves all clients here may
+    Caveats: the peak is since startup or FLUSH STATUS: a monthly batch or a failover that moves all clients here may
     need more than the uptime has seen.
     """
     status, limit = ctx.status, ctx.config.number("max_connections")
     limits = ctx.thresholds.connections
     if status is None or not limit or limit < limits.oversized_min_max_connections:
         return
-    peak, uptime = status.value("Max_used_connections"), _uptime(status)
-    if peak is None or uptime is None or uptime < limits.min_uptime_seconds:
+    peak, seen = status.value("Max_used_connections"), high_water_seconds(status)
+    if peak is None or seen is None or seen < limits.min_uptime_seconds:
         return
     if peak >= limits.min_used_fraction * limit or status.delta("Connection_errors_max_connections"):
         return
@@ -134,15 +149,15 @@ def max_connections_oversized(ctx: AuditContext) -> Iterator[Proposal]:
     setting = ctx.config.get("max_connections")
     yield Proposal(
         title=f"max_connections ({limit}) is far above the peak of {peak}",
-        rationale=f"In {uptime // 3600} hours of uptime at most {peak} clients were connected at once, "
+        rationale=f"In {seen // 3600} hours ({_window(ctx)}) at most {peak} clients were connected at once, "
         f"{100 * peak / limit:.1f}% of max_connections. The unused allowance lets a connection storm "
         f"exhaust memory instead of being refused early. {target} keeps room above the peak.",
         evidence=(
             Evidence("max_connections", str(limit), setting.where() if setting else "effective config"),
+            Evidence("peak connections", str(peak), high_water_source(ctx, "Max_used_connections")),
             Evidence(
-                "peak connections", str(peak), "SHOW GLOBAL STATUS Max_used_connections (since startup)"
+                "window of the peak", f"{seen} s", "SHOW GLOBAL STATUS Uptime, Uptime_since_flush_status"
             ),
-            Evidence("uptime", f"{uptime} s", "SHOW GLOBAL STATUS Uptime"),
         ),
         variable="max_connections",
         recommended=str(target),
@@ -190,7 +205,9 @@ def max_user_connections(ctx: AuditContext) -> Iterator[Proposal]:
         return
     peak = ctx.status.value("Max_used_connections") if ctx.status is not None else None
     if per_user == 0 and peak is not None and peak >= ctx.thresholds.connections.near_limit_fraction * limit:
-        evidence.append(Evidence("peak connections", str(peak), "SHOW GLOBAL STATUS Max_used_connections"))
+        evidence.append(
+            Evidence("peak connections", str(peak), high_water_source(ctx, "Max_used_connections"))
+        )
         yield Proposal(
             title="No per-account connection cap while connections run near the limit",
             rationale=f"The peak of {peak} connections is close to max_connections ({limit}) and any one "

@@ -6,7 +6,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from advisor.advisors.connections.common import round_up
-from advisor.derived.evidence import graded_window, too_short_to_change
+from advisor.derived.evidence import (
+    graded_window,
+    high_water_source,
+    high_water_too_short,
+    too_short_to_change,
+)
 from advisor.findings import Evidence, Severity
 from advisor.references import MARIADB_INNODB_VARIABLES, MARIADB_SERVER_VARIABLES, MYSQL_SERVER_VARIABLES
 from advisor.rules import Proposal, Versions, rule
@@ -75,7 +80,7 @@ def thread_cache_misses(ctx: AuditContext) -> Iterator[Proposal]:
         f"{created} of {connections} connections needed a new thread ({per_second:.1f} thread "
         f"creations a second, {window}); thread_cache_size is {current}."
     )
-    weak = too_short_to_change(ctx, "thread_cache_size")
+    weak = too_short_to_change(ctx, "thread_cache_size") or high_water_too_short(ctx, "thread_cache_size")
     if weak is not None:
         yield Proposal(
             title=f"The thread cache missed {miss_rate:.0%} of new connections in a short window",
@@ -99,9 +104,7 @@ def thread_cache_misses(ctx: AuditContext) -> Iterator[Proposal]:
             Evidence(
                 "thread_cache_size", str(current), setting.where() if setting else "default for this version"
             ),
-            Evidence(
-                "peak connections", str(peak), "SHOW GLOBAL STATUS Max_used_connections (since startup)"
-            ),
+            Evidence("peak connections", str(peak), high_water_source(ctx, "Max_used_connections")),
         ),
         variable="thread_cache_size",
         recommended=str(target),

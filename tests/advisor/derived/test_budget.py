@@ -63,9 +63,9 @@ def test_budget_counts_the_real_servers_buffers() -> None:
     assert budget.max_used_connections == 17
     assert budget.worst_case_bytes == 437256192 + 151 * 3051520
     assert budget.observed_peak_bytes == 437256192 + 17 * 3051520
-    # 114 s of uptime: the busiest moment seen, with the wider margin
-    assert budget.sizing_connections == 34
-    assert budget.realistic_peak_bytes == 437256192 + 34 * 3051520
+    # 114 s of uptime: a high-water mark that has seen two minutes is weak evidence, max_connections counts
+    assert budget.sizing_connections == 151
+    assert budget.realistic_peak_bytes == budget.worst_case_bytes
 
 
 def test_container_limit_counts_the_server_and_keeps_five_percent() -> None:
@@ -90,7 +90,7 @@ def test_a_limit_above_the_host_memory_is_no_container() -> None:
 
 def test_connections_counted_follow_the_evidence() -> None:
     """Without status every allowed connection is counted; with a long uptime the margin is 1.5, unless
-    FLUSH STATUS reset the high-water mark a short while ago."""
+    FLUSH STATUS reset the high-water mark under an hour ago (weak evidence: max_connections again)."""
     blind = memory_budget(_context("24G", memory_limit="2G", with_status=False))
     assert blind is not None and blind.sizing_connections == 151
     assert "without SHOW GLOBAL STATUS" in blind.sizing_connections_source
@@ -105,17 +105,36 @@ def test_connections_counted_follow_the_evidence() -> None:
         variables=corpus_file(f"{SYSBENCH}.global_variables.tsv").read_text(), status=(flushed,), memory="24G"
     )
     budget = memory_budget(build_context(parse_inputs(inputs), inputs))
-    assert budget is not None and budget.sizing_connections == 34
+    assert budget is not None and budget.sizing_connections == 151
+    assert "since FLUSH STATUS 10.0 min ago — weak evidence" in budget.sizing_connections_source
+    hours = f"{day}Uptime_since_flush_status\t7200\n"  # two hours since FLUSH STATUS: fair, the margin
+    inputs = AuditInputs(
+        variables=corpus_file(f"{SYSBENCH}.global_variables.tsv").read_text(), status=(hours,), memory="24G"
+    )
+    budget = memory_budget(build_context(parse_inputs(inputs), inputs))
+    assert budget is not None and budget.sizing_connections == 26
+    assert "since FLUSH STATUS 2.0 h ago" in budget.sizing_connections_source
 
 
 def test_workload_c_pool_matches_the_expert_and_fits() -> None:
-    """bench workload c's inputs (2 GiB container, Max_used_connections 17): 1408M, the expert's size,
-    with the realistic peak within the limit; without status 1G (768M under the old model)."""
+    """bench workload c's inputs (2 GiB container, Max_used_connections 17 after 114 s of uptime): the
+    peak has seen two minutes, weak evidence, so the pool is sized as without status: 1G (the expert's
+    1408M leaves 22 MiB when all 151 allowed connections sort and join), within the limit at
+    max_connections; after a day of uptime the same peak gives 1408M."""
     ctx = _context("24G", memory_limit="2G")
     target, budget = pool_target(ctx), memory_budget(ctx)
     assert target is not None and budget is not None
-    assert target.size_bytes == 1408 * MIB
-    assert target.size_bytes + budget.realistic_peak_bytes - budget.pool_bytes <= budget.limit_bytes
+    assert target.size_bytes == 1024 * MIB
+    assert target.size_bytes + budget.worst_case_bytes - budget.pool_bytes <= budget.limit_bytes
+    day = "Variable_name\tValue\nUptime\t100000\nMax_used_connections\t17\n"
+    inputs = AuditInputs(
+        variables=corpus_file(f"{SYSBENCH}.global_variables.tsv").read_text(),
+        status=(day,),
+        memory="24G",
+        memory_limit="2G",
+    )
+    seen = pool_target(build_context(parse_inputs(inputs), inputs))
+    assert seen is not None and seen.size_bytes == 1408 * MIB
     blind = pool_target(_context("24G", memory_limit="2G", with_status=False))
     assert blind is not None and blind.size_bytes == 1024 * MIB
 
