@@ -241,7 +241,7 @@ def _sizing_connections(ctx: AuditContext, max_connections: int) -> tuple[int, s
     margin = ctx.thresholds.memory.observed_connections_margin
     counted = min(max_connections, max(1, math.ceil(used * margin)))
     capped = f", capped at max_connections = {max_connections}" if counted == max_connections else ""
-    return counted, f"Max_used_connections {used} × {margin:g} ({high_water.window}){capped}"
+    return counted, f"Max_used_connections {used} × {margin:g}{capped}"
 
 
 def _compute(ctx: AuditContext) -> MemoryBudget | None:

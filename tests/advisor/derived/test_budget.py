@@ -113,7 +113,7 @@ def test_connections_counted_follow_the_evidence() -> None:
     )
     budget = memory_budget(build_context(parse_inputs(inputs), inputs))
     assert budget is not None and budget.sizing_connections == 26
-    assert "since FLUSH STATUS 2.0 h ago" in budget.sizing_connections_source
+    assert budget.sizing_connections_source == "Max_used_connections 17 × 1.5"
 
 
 def test_workload_c_pool_matches_the_expert_and_fits() -> None:
