@@ -26,6 +26,7 @@ ADVISOR_MODULES: tuple[str, ...] = (
     "undo_history",
     "malloc",
     "primary_keys",
+    "live_only",
 )
 
 
