@@ -7,7 +7,9 @@ says. The grades (thresholds in `advisor.thresholds.EvidenceThresholds`, which s
 
 - `strong`: a day or more since startup, or two snapshots 10 min or more apart past warm-up;
 - `fair`: an hour or more since startup, or two snapshots a minute or more apart;
-- `weak`: less than that, a restart or FLUSH STATUS between the snapshots, or no Uptime at all.
+- `weak`: less than that, a restart or FLUSH STATUS between the snapshots, or no Uptime at all. One
+  snapshot is graded by the time since FLUSH STATUS when that ran after startup
+  (Uptime_since_flush_status): the counters it resets have counted only that long.
 
 What rules do with it (the API other advisors use):
 
@@ -110,6 +112,12 @@ def grade_status(status: StatusView, limits: EvidenceThresholds) -> WindowGrade:
     if status.status_flushed:
         return WindowGrade(Grade.WEAK, window, "FLUSH STATUS ran between the snapshots")
     if status.since_startup or status.earlier is None:
+        flushed = high_water_seconds(status)
+        if flushed is not None and flushed < status.window_seconds:  # counters reset since: that long
+            grade, reason = _since_startup(flushed, limits)
+            if grade is not Grade.STRONG:
+                reason = f"FLUSH STATUS ran {describe_duration(flushed)} ago: the counters it resets cover only that"
+            return WindowGrade(grade, window, reason)
         grade, reason = _since_startup(status.window_seconds, limits)
     else:
         grade, reason = _between(status.window_seconds, status.earlier.uptime, limits)
