@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.derived.evidence import Grade, cap_change, cap_severity, grade_status
+from advisor.derived.evidence import Grade, cap_change, cap_severity, grade_high_water, grade_status
 from advisor.findings import Severity
 from advisor.inputs.statusvars import StatusView, build_status_view, parse_status
 from advisor.thresholds import THRESHOLDS
@@ -75,3 +75,36 @@ def test_weak_evidence_caps_severity_and_change() -> None:
     assert cap_change(100, 2_200, Grade.WEAK, LIMITS) == 200
     assert cap_change(100, 10, Grade.WEAK, LIMITS) == 50
     assert cap_change(100, 2_200, Grade.STRONG, LIMITS) == 2_200
+
+
+@pytest.mark.parametrize(
+    ("uptime", "since_flush", "grade", "window"),
+    [
+        (864_000, "30", Grade.WEAK, "highest since FLUSH STATUS 30 s ago"),  # review 2 case 10
+        (864_000, "7200", Grade.FAIR, "highest since FLUSH STATUS 2.0 h ago"),
+        (864_000, "864000", Grade.STRONG, "highest since startup (uptime 10.0 d)"),
+        (114, None, Grade.WEAK, "highest since startup (uptime 114 s)"),  # no Uptime_since_flush_status
+    ],
+)
+def test_high_water_marks_are_graded_since_flush_status(
+    uptime: int, since_flush: str | None, grade: Grade, window: str
+) -> None:
+    """Max_used_connections is the highest since FLUSH STATUS (which resets it), not since startup."""
+    extra = f"Uptime_since_flush_status\t{since_flush}\n" if since_flush else ""
+    graded = grade_high_water(_view(_status(uptime, extra)), LIMITS)
+    assert (graded.grade, graded.window) == (grade, window)
+
+
+def test_high_water_window_ignores_the_distance_between_snapshots() -> None:
+    """Two snapshots 10 minutes apart after 2 minutes of uptime: strong rates, but the peak has seen
+    only 12 minutes since startup — weak."""
+    view = _view(_status(120), _status(720))
+    assert grade_high_water(view, LIMITS).grade is Grade.WEAK
+
+
+def test_one_snapshot_after_flush_status_is_graded_since_the_flush() -> None:
+    """One snapshot 10 days after startup but 30 s after FLUSH STATUS: the counters it resets have
+    counted 30 s, so since-startup averages are weak evidence."""
+    graded = grade_status(_view(_status(864_000, "Uptime_since_flush_status\t30\n")), LIMITS)
+    assert graded.grade is Grade.WEAK
+    assert "FLUSH STATUS ran 30 s ago" in graded.reason
