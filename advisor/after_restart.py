@@ -52,7 +52,10 @@ def file_context(ctx: AuditContext) -> AuditContext | None:
     if not overrides:
         return None
     config = EffectiveConfig(settings=_Overlay(overrides, ctx.config.settings), live=ctx.config.live)
-    return replace(ctx, config=config)
+    restarted = replace(ctx, config=config)
+    # The derived facts that read no drifted setting are the same in the file's context: reuse them.
+    restarted.__dict__["derived"] = ctx.derived.carried_over(overrides)
+    return restarted
 
 
 def rules_to_rerun(ctx: AuditContext, reads: Mapping[str, set[str] | None]) -> list[Rule]:

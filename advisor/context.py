@@ -7,7 +7,7 @@ differs from the file is recorded: a change not applied yet, or a file the serve
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Literal, TypeVar, cast
 
 from msgspec import Struct, field
@@ -163,15 +163,16 @@ class DerivedFacts:
     through `msgspec.structs.replace`), so a fact never outlives the context it was computed from.
     """
 
-    __slots__ = ("_reads", "_values")
+    __slots__ = ("_log", "_reads", "_values")
 
-    def __init__(self) -> None:
+    def __init__(self, log: ReadLog | None = None) -> None:
+        self._log = log
         self._values: dict[Callable[..., object], object] = {}
         self._reads: dict[Callable[..., object], set[str] | None] = {}
 
     def get(self, compute: Callable[[AuditContext], T], ctx: AuditContext) -> T:
         """`compute(ctx)`, computed once for this context (the settings it read logged each time)."""
-        log = read_log(ctx)
+        log = self._log
         try:
             value = cast(T, self._values[compute])
         except KeyError:
@@ -187,6 +188,15 @@ class DerivedFacts:
         if log is not None:
             log.include(self._reads.get(compute, set()))
         return value
+
+    def carried_over(self, changed: Collection[str]) -> DerivedFacts:
+        """A cache for a context whose settings differ only in `changed`: the facts that read none of
+        them (facts are pure functions of the context, so they come out the same there)."""
+        kept = DerivedFacts()
+        for compute, reads in self._reads.items():
+            if reads is not None and reads.isdisjoint(changed):
+                kept._values[compute] = self._values[compute]
+        return kept
 
 
 class AuditContext(Struct, frozen=True, dict=True):
@@ -215,7 +225,7 @@ class AuditContext(Struct, frozen=True, dict=True):
         try:
             return cast(DerivedFacts, self.__dict__["derived"])
         except KeyError:
-            facts = self.__dict__["derived"] = DerivedFacts()
+            facts = self.__dict__["derived"] = DerivedFacts(read_log(self))
             return facts
 
     @property
