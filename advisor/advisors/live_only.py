@@ -64,6 +64,18 @@ _SIZES: Final = frozenset(
 )
 
 
+#: Options that set the same value under another name: a file setting one of them sets the variable.
+_SAME_SETTING: Final = {
+    "binlog_expire_logs_seconds": ("expire_logs_days",),
+    "expire_logs_days": ("binlog_expire_logs_seconds",),
+}
+
+
+def _set_in_file(ctx: AuditContext, name: str) -> bool:
+    setting = ctx.config.get(name)
+    return setting is not None and setting.file_value is not None
+
+
 def _written(name: str, value: str) -> str:
     """`12G`, not 12884901888, for a size; other values as the server prints them."""
     return format_size(int(value)) if name in _SIZES and value.isdigit() else value
@@ -101,6 +113,8 @@ def lost_at_restart(ctx: AuditContext) -> Iterator[Proposal]:
             continue
         if name == "expire_logs_days" and ctx.knows("binlog_expire_logs_seconds"):
             continue  # the two are one setting where both exist: binlog_expire_logs_seconds is kept
+        if any(_set_in_file(ctx, other) for other in _SAME_SETTING.get(name, ())):
+            continue  # Debian's `expire_logs_days = 10` sets binlog_expire_logs_seconds = 864000
         default = ctx.catalog.default(name, ctx.version)
         if default is None or same_value(ctx.catalog, ctx.version, name, setting.value, str(default)):
             continue
