@@ -12,6 +12,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -33,20 +34,28 @@ STARTUP_CASES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[PrivateMariadb]:
-    """One installed datadir (never started by the fixture): each test starts it with a file of its own."""
+@contextmanager
+def _installed(prefix: str) -> Iterator[PrivateMariadb]:
+    """A freshly installed private datadir (not started); stopped and removed afterwards."""
     for program in ("mariadbd", "mariadb-install-db"):
         if shutil.which(program) is None:
             missing(f"{program} is not installed: cannot start a private MariaDB")
-    root = Path(tempfile.mkdtemp(prefix="innotune-startup-"))
+    root = Path(tempfile.mkdtemp(prefix=prefix))
     root.chmod(0o755)
     instance = PrivateMariadb(root, server_id=1)
     try:
         instance.install()
         yield instance
     finally:
+        instance.stop()
         shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[PrivateMariadb]:
+    """One installed datadir (never started by the fixture): each test starts it with a file of its own."""
+    with _installed("innotune-startup-") as instance:
+        yield instance
 
 
 def _starts(server: PrivateMariadb, text: str) -> tuple[bool, str]:
@@ -108,18 +117,11 @@ def test_plugins_installed_with_install_soname_keep_their_options() -> None:
     plugin_load_add line. Audited with the live SHOW GLOBAL VARIABLES of that server, the file's options of
     those plugins are kept, and the recommended file starts the same data directory;
     on a fresh data directory (nothing installed) the same file aborts ("unknown variable")."""
-    for program in ("mariadbd", "mariadb-install-db"):
-        if shutil.which(program) is None:
-            missing(f"{program} is not installed: cannot start a private MariaDB")
-    root = Path(tempfile.mkdtemp(prefix="innotune-installed-"))
-    root.chmod(0o755)
-    instance = PrivateMariadb(root, server_id=1)
     given = (
         "[mysqld]\nserver_audit_logging = ON\nserver_audit_events = CONNECT,QUERY_DDL\n"
         "simple_password_check_minimal_length = 12\n"
     )
-    try:
-        instance.install()
+    with _installed("innotune-installed-") as instance:
         came_up, log = _starts(instance, given)
         assert not came_up and "unknown variable 'server_audit_logging=ON'" in log
         instance.start()
@@ -135,6 +137,3 @@ def test_plugins_installed_with_install_soname_keep_their_options() -> None:
         assert "server_audit_logging = ON" in recommended.splitlines()
         came_up, log = _starts(instance, recommended)
         assert came_up, log[-1500:]
-    finally:
-        instance.stop()
-        shutil.rmtree(root, ignore_errors=True)
