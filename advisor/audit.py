@@ -27,15 +27,20 @@ __all__ = [
 ADVISOR_VERSION = "2026.11.24.15"
 
 
-def run_audit(inputs: AuditInputs, *, timings: dict[str, float] | None = None) -> AuditResult:
+def run_audit(
+    inputs: AuditInputs, *, timings: dict[str, float] | None = None, prepared: bytes | None = None
+) -> AuditResult:
     """Parse every input, run every advisor, settle conflicts and diff the my.cnf.
 
     Raises `advisor.errors.InputError` naming the file and line of the first bad input.
     `timings`, when given, gains the seconds spent parsing ("parse") and advising ("rules").
+    `prepared` is `InputSummary.prepared` of the same inputs: when this parser wrote it, the dumps are
+    read from it instead of parsed from their texts (which `inputs` may then leave out).
     """
     from advisor.engine import audit
+    from advisor.prepared import read_prepared
 
-    return audit(inputs, timings)
+    return audit(inputs, timings, read_prepared(prepared))
 
 
 def validate_inputs(
@@ -48,6 +53,7 @@ def validate_inputs(
     `watched` names the variables whose live values the summary carries.
     """
     from advisor.engine import parse_inputs
+    from advisor.prepared import prepare
 
     parsed = parse_inputs(inputs, fallback_version=fallback_version)
     variables = parsed.variables
@@ -56,4 +62,6 @@ def validate_inputs(
         if variables is None
         else {name: value for name in watched if (value := variables.get(name)) is not None}
     )
-    return InputSummary(parsed.version, parsed.version_source, parsed.warnings, settings)
+    return InputSummary(
+        parsed.version, parsed.version_source, parsed.warnings, settings, prepare(parsed.dumps)
+    )

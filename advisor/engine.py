@@ -38,6 +38,7 @@ from advisor.inputs.statusvars import (
 from advisor.live_sql import order_live_sql
 from advisor.maximum_prefix import respect_set_caps
 from advisor.model import AuditInputs, AuditResult, Drift, VersionSource
+from advisor.prepared import PreparedDumps
 from advisor.rules import Proposal, Rule
 from advisor.secret_findings import keep_secrets_out
 from advisor.sql import apply_sql, numeric_value, same_spelling, same_value
@@ -61,6 +62,8 @@ class ParsedInputs(Struct, frozen=True):
     schema: SchemaFacts | None
     hardware: HardwareSpec | None
     warnings: tuple[InputWarning, ...]
+    #: the dumps as parsed, for a prepared form (advisor.prepared)
+    dumps: PreparedDumps
 
 
 def _version(
@@ -113,39 +116,47 @@ def _schema(inputs: AuditInputs) -> SchemaFacts | None:
     return parse_schema(inputs.schema, inputs.schema_name)
 
 
-def parse_inputs(inputs: AuditInputs, *, fallback_version: str | None = None) -> ParsedInputs:
-    """Parse everything; the first bad input raises InputError naming its file and line."""
-    warnings: list[InputWarning] = []
+def parse_dumps(inputs: AuditInputs) -> PreparedDumps:
+    """Parse the dump texts; the first bad one raises InputError naming its file and line."""
     variables = parse_variables(inputs.variables, inputs.variables_name) if inputs.variables else None
-    version, version_source = _version(inputs, variables, fallback_version)
-    options = OptionFileSet.from_texts(dict(inputs.mycnf)) if inputs.mycnf else None
-    if options is not None:
-        warnings.extend(options.warnings)
     names = inputs.status_names or tuple(f"status{i + 1}" for i in range(len(inputs.status)))
-    samples = [
+    samples = tuple(
         sample
         for text, name in zip(inputs.status, names, strict=False)
         for sample in parse_status(text, name)
-    ]
-    status = build_status_view(samples) if samples else None
+    )
+    return PreparedDumps(variables, samples, _innodb_status(inputs), _schema(inputs))
+
+
+def parse_inputs(
+    inputs: AuditInputs, *, fallback_version: str | None = None, prepared: PreparedDumps | None = None
+) -> ParsedInputs:
+    """Parse everything (the dumps come `prepared` when a re-audit has them parsed already); the first
+    bad input raises InputError naming its file and line."""
+    dumps = prepared if prepared is not None else parse_dumps(inputs)
+    variables = dumps.variables
+    version, version_source = _version(inputs, variables, fallback_version)
+    warnings: list[InputWarning] = []
+    options = OptionFileSet.from_texts(dict(inputs.mycnf)) if inputs.mycnf else None
+    if options is not None:
+        warnings.extend(options.warnings)
+    status = build_status_view(dumps.status) if dumps.status else None
     if status is not None:
         warnings.extend(status.warnings)
-    innodb = _innodb_status(inputs)
-    if innodb is not None:
-        warnings.extend(innodb.warnings)
-    schema = _schema(inputs)
-    if schema is not None:
-        warnings.extend(schema.warnings)
+    for parsed in (dumps.innodb, dumps.schema):
+        if parsed is not None:
+            warnings.extend(parsed.warnings)
     return ParsedInputs(
         version,
         version_source,
         options,
         variables,
         status,
-        innodb,
-        schema,
+        dumps.innodb,
+        dumps.schema,
         _hardware(inputs),
         tuple(warnings),
+        dumps,
     )
 
 
@@ -348,10 +359,13 @@ def _drift(ctx: AuditContext, setting: Setting, findings: list[Finding]) -> Drif
         return Drift(setting)
 
 
-def audit(inputs: AuditInputs, timings: dict[str, float] | None = None) -> AuditResult:
-    """The whole offline audit; `timings` (when given) adds up seconds spent in "parse" and "rules"."""
+def audit(
+    inputs: AuditInputs, timings: dict[str, float] | None = None, prepared: PreparedDumps | None = None
+) -> AuditResult:
+    """The whole offline audit; `timings` (when given) adds up seconds spent in "parse" and "rules";
+    `prepared` dumps (advisor.prepared) stand in for the dump texts of `inputs`."""
     began = perf_counter()
-    parsed = parse_inputs(inputs)
+    parsed = parse_inputs(inputs, prepared=prepared)
     parsed_at = perf_counter()
     ctx = build_context(parsed, inputs)
     reads: dict[str, set[str] | None] = {}

@@ -80,6 +80,8 @@ class InputSummary(Struct, frozen=True):
     warnings: tuple[InputWarning, ...]
     #: live values (SHOW GLOBAL VARIABLES) of the variables the caller watches, when the dump has them.
     settings: Mapping[str, str] = field(default_factory=dict)
+    #: the parsed dumps in their prepared form (advisor.prepared): what a later audit reads instead of the texts
+    prepared: bytes = b""
 
 
 class Drift(Struct, frozen=True):

@@ -160,6 +160,7 @@ def _setup_fleet(servers: int) -> tuple[str, str, list[str]]:
                     "warnings": snapshot.warnings,
                     "settings": snapshot.settings,
                     "version_from_variables": snapshot.version_from_variables,
+                    "prepared": snapshot.prepared,
                     "created_at": now,
                 }
             )

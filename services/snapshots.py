@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 from sqlalchemy.orm import Session
 
 from advisor.errors import InputError
@@ -202,6 +203,38 @@ def audit_inputs(inputs: dict[str, Any], parameters: dict[str, Any]) -> AuditInp
     )
 
 
+#: the texts the advisor's parsers read; everything else in the stored inputs is small
+_DUMP_KEYS = frozenset({"variables", "status", "innodb_status", "schema"})
+
+
+class _PreparedForm(msgspec.Struct, frozen=True, array_like=True):
+    rest: dict[str, Any]  # the stored inputs less the dump texts
+    dumps: bytes  # advisor.prepared
+
+
+_PREPARED_DECODER = msgspec.msgpack.Decoder(_PreparedForm)
+
+
+def prepared_form(inputs: dict[str, Any], dumps: bytes) -> bytes:
+    """What a re-audit reads instead of `inputs`: the dumps as parsed at upload, the rest as stored."""
+    rest = {key: value for key, value in inputs.items() if key not in _DUMP_KEYS}
+    return msgspec.msgpack.encode(_PreparedForm(rest, dumps))
+
+
+def read_prepared_form(blob: bytes | None) -> tuple[dict[str, Any], bytes] | None:
+    """(the inputs without their dump texts, the prepared dumps) when this parser wrote them; else None:
+    the caller reads `inputs` and parses."""
+    from advisor.prepared import is_current
+
+    if not blob:
+        return None
+    try:
+        form = _PREPARED_DECODER.decode(blob)
+    except msgspec.DecodeError:
+        return None
+    return (form.rest, form.dumps) if is_current(form.dumps) else None
+
+
 def content_hash(inputs: dict[str, Any]) -> str:
     """SHA-256 of the canonical JSON of the stored inputs."""
     canonical = json.dumps(inputs, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -245,6 +278,7 @@ def build_snapshot(
         warnings=[warning.describe() for warning in summary.warnings],
         settings=dict(summary.settings),
         version_from_variables=bool(inputs["version_from_variables"]),
+        prepared=prepared_form(inputs, summary.prepared),
     )
     return snapshot, version
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import select, update
@@ -25,7 +25,7 @@ from services.audits.results import succeeded_values
 from services.audits.runs import MAX_ERROR_CHARS, short_error
 from services.jobs import RUN_AUDIT_BATCH, SEND_CALLBACK, enqueue, unit_of_work
 from services.jobs.registry import job
-from services.snapshots import audit_inputs
+from services.snapshots import audit_inputs, read_prepared_form
 from services.telemetry import audit_finished
 from store.ids import utcnow
 from store.models import FINISHED_STATUSES, RESULT_ATTRIBUTES, Audit, AuditStatus, Snapshot
@@ -54,9 +54,12 @@ class _Claimed:
     id: str
     parameters: dict[str, Any]
     callback_url: str | None
-    inputs: dict[str, Any]
+    snapshot_id: str
     content_hash: str
     fleet_run_id: str | None
+    #: the stored inputs, without their dump texts when `dumps` (advisor.prepared) stands in for them
+    inputs: dict[str, Any] | None = None
+    dumps: bytes | None = None
 
 
 def _claim(session: Session, audit_ids: list[str], max_attempts: int, report: BatchReport) -> list[_Claimed]:
@@ -69,7 +72,8 @@ def _claim(session: Session, audit_ids: list[str], max_attempts: int, report: Ba
             Audit.parameters,
             Audit.callback_url,
             Audit.fleet_run_id,
-            Snapshot.inputs,
+            Audit.snapshot_id,
+            Snapshot.prepared,
             Snapshot.content_hash,
         )
         .join(Snapshot, Snapshot.id == Audit.snapshot_id)
@@ -91,8 +95,17 @@ def _claim(session: Session, audit_ids: list[str], max_attempts: int, report: Ba
             if row.callback_url:
                 enqueue(SEND_CALLBACK, row.id)
             continue
+        form = read_prepared_form(row.prepared)
         claimed.append(
-            _Claimed(row.id, row.parameters, row.callback_url, row.inputs, row.content_hash, row.fleet_run_id)
+            _Claimed(
+                row.id,
+                row.parameters,
+                row.callback_url,
+                row.snapshot_id,
+                row.content_hash,
+                row.fleet_run_id,
+                *(form or (None, None)),
+            )
         )
     if claimed:  # one statement for the batch (the rows are locked: attempts + 1 is exact)
         session.execute(
@@ -112,7 +125,21 @@ def _claim(session: Session, audit_ids: list[str], max_attempts: int, report: Ba
         count_finished(session, {run_id: (0, n) for run_id, n in gave_up_by_run.items()})
     report.failed += len(gave_up)
     report.skipped += len(audit_ids) - len(claimed) - len(gave_up)
-    return claimed
+    return _with_texts(session, claimed)
+
+
+def _with_texts(session: Session, claimed: list[_Claimed]) -> list[_Claimed]:
+    """The stored inputs of the audits whose snapshot has no prepared form this parser wrote (stored
+    before there was one, or by an older parser): their texts are parsed again."""
+    wanted = {audit.snapshot_id for audit in claimed if audit.inputs is None}
+    if not wanted:
+        return claimed
+    rows = session.execute(select(Snapshot.id, Snapshot.inputs).where(Snapshot.id.in_(wanted))).all()
+    texts = {row.id: row.inputs for row in rows}
+    return [
+        audit if audit.inputs is not None else replace(audit, inputs=texts[audit.snapshot_id])
+        for audit in claimed
+    ]
 
 
 def _cleared() -> dict[str, Any]:
@@ -147,7 +174,8 @@ def run_audit_batch(*audit_ids: str) -> BatchReport:
     for audit in claimed:
         audit_began = time.perf_counter()
         try:
-            outcomes[audit.id] = run_audit(audit_inputs(audit.inputs, audit.parameters), timings=timings)
+            inputs = audit_inputs(audit.inputs or {}, audit.parameters)
+            outcomes[audit.id] = run_audit(inputs, timings=timings, prepared=audit.dumps)
         except InputError as exc:
             outcomes[audit.id] = exc.describe()
         except Exception as exc:  # a bug: this audit says failed, the log keeps the traceback

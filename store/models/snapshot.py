@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, ForeignKey, Index, String, false
+from sqlalchemy import JSON, Boolean, ForeignKey, Index, LargeBinary, String, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from store.base import Base
@@ -29,6 +29,9 @@ class Snapshot(Base):
     #: text of ~100 KB of escaped dumps on each read (half the server's cost of claiming an audit);
     #: json hands back the stored text. Nothing queries inside it but `->` (json has it too).
     inputs: Mapped[dict[str, Any]] = mapped_column(JSON, nullable=False)
+    #: the inputs as an audit reads them: the dumps parsed at upload (advisor.prepared) and the rest of
+    #: `inputs` (services.snapshots.prepared_form); None before it existed. A re-audit reads this, not `inputs`.
+    prepared: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True, deferred=True)
     #: SHA-256 of the canonical inputs: an unchanged snapshot is not re-audited.
     content_hash: Mapped[str] = mapped_column(String(64), nullable=False)
     server_version: Mapped[str | None] = mapped_column(String(120), nullable=True)

@@ -13,7 +13,7 @@ from services.audits.batch import run_audit_batch
 from services.audits.retention import audits_to_delete, prune_audits
 from services.drift import server_drift
 from services.history import server_history
-from services.snapshots import ingest_snapshot
+from services.snapshots import ingest_snapshot, prepared_form, read_prepared_form
 from store.db import unit_of_work
 from store.models import Audit, Snapshot
 from tests.fixtures.fleet_data import small_upload
@@ -91,12 +91,41 @@ def test_a_bad_snapshot_fails_its_audit_not_the_batch(organization: Organization
         snapshot = session.get(Snapshot, broken.snapshot_id)
         assert snapshot is not None
         snapshot.inputs = {**snapshot.inputs, "variables": "not a dump at all\n"}
+        snapshot.prepared = None  # stored before prepared forms: the texts are parsed
     bad = broken.audit_id
     report = run_audit_batch(good.audit_id, bad)
     assert (report.succeeded, report.failed) == (1, 1)
     with unit_of_work() as session:
         failed = session.get(Audit, bad)
         assert failed is not None and failed.status == "failed" and failed.error
+
+
+def _mangle_texts(snapshot_id: str, fingerprint_of_another_parser: bool) -> None:
+    """Spoil the snapshot's stored variables text; optionally make its prepared form another parser's."""
+    with unit_of_work() as session:
+        snapshot = session.get(Snapshot, snapshot_id)
+        assert snapshot is not None and snapshot.prepared
+        snapshot.inputs = {**snapshot.inputs, "variables": "not a dump at all\n"}
+        if fingerprint_of_another_parser:
+            rest, dumps = read_prepared_form(snapshot.prepared) or ({}, b"")
+            snapshot.prepared = prepared_form(rest, bytes(16) + dumps[16:])
+
+
+def test_a_batch_reads_the_dumps_parsed_at_upload_while_this_parser_wrote_them(
+    organization: OrganizationHandle,
+) -> None:
+    """The texts are not read again while the prepared form is current; once another parser's, they are."""
+    reference = queued_audit(organization)
+    run_audit_batch(reference.audit_id)
+    prepared, stale = queued_audit(organization), queued_audit(organization)
+    _mangle_texts(prepared.snapshot_id, fingerprint_of_another_parser=False)
+    _mangle_texts(stale.snapshot_id, fingerprint_of_another_parser=True)
+    report = run_audit_batch(prepared.audit_id, stale.audit_id)
+    assert (report.succeeded, report.failed) == (1, 1)
+    from_prepared, from_texts = _stored(prepared.audit_id), _stored(stale.audit_id)
+    assert from_prepared["status"] == "succeeded"
+    assert from_prepared["findings"] == _stored(reference.audit_id)["findings"]
+    assert from_texts["status"] == "failed"
 
 
 def _row(

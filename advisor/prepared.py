@@ -1,0 +1,78 @@
+"""Dumps parsed once, kept in a prepared form: what a re-audit reads instead of parsing the texts again.
+
+A fleet re-audit runs the advisor over snapshots it already parsed at upload; parsing their
+SHOW VARIABLES/STATUS, InnoDB status and schema texts again was a third of an audit's time. The
+parsed structures are encoded with msgpack behind a fingerprint of the parser's own source: a
+prepared form written by another parser (any change under advisor/inputs/) reads as absent, and the
+caller parses the texts as before — a prepared form can be stale, never wrong.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from advisor.inputs.statusvars import StatusSample, VariablesDump
+
+if TYPE_CHECKING:  # imported when a prepared form is read: the CLI given no InnoDB status never needs them
+    from advisor.inputs.innodb_status import InnodbStatus
+    from advisor.inputs.schema_facts import SchemaFacts
+
+_FINGERPRINT_BYTES = 16
+#: the modules whose code decides what a parse yields and how it is laid out
+_PARSER_SOURCES = ("inputs/*.py", "errors.py", "prepared.py")
+
+
+class PreparedDumps(msgspec.Struct, frozen=True, array_like=True):
+    """The parsed dumps of one snapshot (status samples in upload order, before the window is built)."""
+
+    variables: VariablesDump | None
+    status: tuple[StatusSample, ...]
+    innodb: InnodbStatus | None
+    schema: SchemaFacts | None
+
+
+@cache
+def _decoder() -> msgspec.msgpack.Decoder[PreparedDumps]:
+    """msgspec resolves the field types from this module's names when the decoder is built."""
+    from advisor.inputs.innodb_status import InnodbStatus
+    from advisor.inputs.schema_facts import SchemaFacts
+
+    globals().update(InnodbStatus=InnodbStatus, SchemaFacts=SchemaFacts)
+    return msgspec.msgpack.Decoder(PreparedDumps)
+
+
+@cache
+def parser_fingerprint() -> bytes:
+    """A digest of the parser's source files, read once per process."""
+    root = Path(__file__).parent
+    digest = hashlib.sha256()
+    for pattern in _PARSER_SOURCES:
+        for path in sorted(root.glob(pattern)):
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
+    return digest.digest()[:_FINGERPRINT_BYTES]
+
+
+def prepare(dumps: PreparedDumps) -> bytes:
+    """The prepared form of parsed dumps: fingerprint, then msgpack."""
+    return parser_fingerprint() + msgspec.msgpack.encode(dumps)
+
+
+def is_current(blob: bytes) -> bool:
+    """Whether this parser wrote the prepared form."""
+    return blob[:_FINGERPRINT_BYTES] == parser_fingerprint()
+
+
+def read_prepared(blob: bytes | None) -> PreparedDumps | None:
+    """The dumps of a prepared form; None when absent, written by another parser, or unreadable."""
+    if not blob or not is_current(blob):
+        return None
+    try:
+        return _decoder().decode(blob[_FINGERPRINT_BYTES:])
+    except msgspec.DecodeError:
+        return None

@@ -1,0 +1,73 @@
+"""The prepared form of parsed dumps (advisor.prepared): an audit from it is the audit from the texts,
+and a form another parser wrote, or garbage, reads as absent (the caller parses the texts)."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor import prepared as prepared_module
+from advisor.audit import AuditInputs, run_audit, validate_inputs
+from advisor.engine import parse_dumps
+from advisor.prepared import is_current, prepare, read_prepared
+from tests.corpus import corpus_file
+
+SYSBENCH = "mariadb-10.11-sysbench"
+
+
+def _inputs(stage: str, *statuses: str, with_texts: bool = True) -> AuditInputs:
+    def text(suffix: str) -> str:
+        return corpus_file(f"{SYSBENCH}/{stage}.{suffix}").read_text()
+
+    mycnf = corpus_file("realworld/mycnf/ottok_mariadb-10.1__debian__50-server.cnf").read_text()
+    return AuditInputs(
+        mycnf={"/etc/mysql/mariadb.conf.d/50-server.cnf": mycnf},
+        variables=text("global_variables.tsv") if with_texts else None,
+        status=tuple(text(name) for name in statuses) if with_texts else (),
+        innodb_status=text("innodb_status.txt") if with_texts else None,
+        schema=text("is_tables.tsv") if with_texts else None,
+        status_names=statuses,
+        memory="24G",
+        cpus=2,
+        storage="ssd",
+    )
+
+
+CASES = [
+    ("s02_load_rw_default", ("global_status.t20s.tsv", "global_status.tsv")),
+    ("s01_idle_default", ("global_status.table.txt",)),
+    ("s02_load_rw_default", ("global_status.table.txt",)),
+]
+
+
+@pytest.mark.parametrize(("stage", "statuses"), CASES)
+def test_an_audit_from_the_prepared_form_is_the_audit_from_the_texts(
+    stage: str, statuses: tuple[str, ...]
+) -> None:
+    full = _inputs(stage, *statuses)
+    blob = validate_inputs(full).prepared
+    assert read_prepared(blob) == parse_dumps(full)
+    # the texts left out: every dump, its warnings and file names come from the prepared form
+    from_blob = run_audit(_inputs(stage, *statuses, with_texts=False), prepared=blob)
+    assert from_blob == run_audit(full)
+    assert from_blob.findings and from_blob.drift
+
+
+def test_a_form_another_parser_wrote_reads_as_absent(monkeypatch: pytest.MonkeyPatch) -> None:
+    full = _inputs(CASES[0][0], *CASES[0][1])
+    blob = validate_inputs(full).prepared
+    assert is_current(blob)
+    prepared_module.parser_fingerprint.cache_clear()
+    monkeypatch.setattr(prepared_module, "_PARSER_SOURCES", ("inputs/statusvars.py",))
+    try:
+        assert not is_current(blob) and read_prepared(blob) is None
+        # the audit then parses the texts it is given, as before
+        assert run_audit(full, prepared=blob) == run_audit(full)
+    finally:
+        prepared_module.parser_fingerprint.cache_clear()
+
+
+def test_garbage_behind_a_current_fingerprint_reads_as_absent() -> None:
+    fingerprint = prepared_module.parser_fingerprint()
+    assert read_prepared(fingerprint + b"\xc1 not msgpack") is None
+    assert read_prepared(b"") is None and read_prepared(None) is None
+    assert read_prepared(prepare(parse_dumps(_inputs("s01_idle_default", "global_status.tsv")))) is not None
