@@ -10,6 +10,7 @@ caller parses the texts as before — a prepared form can be stale, never wrong.
 from __future__ import annotations
 
 import hashlib
+import re
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,8 +24,13 @@ if TYPE_CHECKING:  # imported when a prepared form is read: the CLI given no Inn
     from advisor.inputs.schema_facts import SchemaFacts
 
 _FINGERPRINT_BYTES = 16
-#: the modules whose code decides what a parse yields and how it is laid out
-_PARSER_SOURCES = ("inputs/*.py", "errors.py", "prepared.py")
+#: the modules whose code decides what a parse yields and how it is laid out, with every advisor
+#: module they import (advisor.patterns, advisor.units, …), found by reading their imports
+_PARSER_SOURCES = ("inputs/*.py", "prepared.py")
+#: `from advisor.x import a, b` / `from advisor.x import (a, b)` / `import advisor.x` (reading imports with
+#: a pattern: parsing two dozen modules with `ast` took ~90 ms, the first upload of every process)
+_IMPORT_RE = re.compile(r"^\s*(?:from|import)\s+(advisor(?:\.\w+)*)(?:\s+import\s+(\([^)]*\)|[^\n]*))?", re.M)
+_NAME_RE = re.compile(r"\b(\w+)\b(?:\s+as\s+\w+)?")
 
 
 class PreparedDumps(msgspec.Struct, frozen=True, array_like=True):
@@ -46,15 +52,37 @@ def _decoder() -> msgspec.msgpack.Decoder[PreparedDumps]:
     return msgspec.msgpack.Decoder(PreparedDumps)
 
 
+def _advisor_imports(source: str, root: Path) -> set[Path]:
+    """The files of the `advisor.*` modules a source imports, at any level (lazy imports too)."""
+    found: set[Path] = set()
+    for module, names in _IMPORT_RE.findall(source):
+        for name in (module, *(f"{module}.{item}" for item in _NAME_RE.findall(names))):
+            relative = Path(*name.split(".")[1:])
+            found.update((root / f"{relative}.py", root / relative / "__init__.py"))
+    return {path for path in found if path.is_file()}
+
+
+def parser_sources() -> list[Path]:
+    """The parser's modules and every advisor module they import, transitively."""
+    root = Path(__file__).parent
+    pending = [path for pattern in _PARSER_SOURCES for path in root.glob(pattern)]
+    seen: set[Path] = set()
+    while pending:
+        path = pending.pop()
+        if path not in seen:
+            seen.add(path)
+            pending.extend(_advisor_imports(path.read_text(), root) - seen)
+    return sorted(seen)
+
+
 @cache
 def parser_fingerprint() -> bytes:
     """A digest of the parser's source files, read once per process."""
     root = Path(__file__).parent
     digest = hashlib.sha256()
-    for pattern in _PARSER_SOURCES:
-        for path in sorted(root.glob(pattern)):
-            digest.update(path.name.encode())
-            digest.update(path.read_bytes())
+    for path in parser_sources():
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(path.read_bytes())
     return digest.digest()[:_FINGERPRINT_BYTES]
 
 

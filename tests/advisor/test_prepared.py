@@ -71,3 +71,39 @@ def test_garbage_behind_a_current_fingerprint_reads_as_absent() -> None:
     assert read_prepared(fingerprint + b"\xc1 not msgpack") is None
     assert read_prepared(b"") is None and read_prepared(None) is None
     assert read_prepared(prepare(parse_dumps(_inputs("s01_idle_default", "global_status.tsv")))) is not None
+
+
+def _ast_closure() -> set[str]:
+    """The parser modules' import closure read with `ast` (slow, exact): what the fingerprint must cover."""
+    import ast
+    from pathlib import Path
+
+    root = Path(prepared_module.__file__).parent
+    pending = [*root.glob("inputs/*.py"), root / "prepared.py"]
+    seen: set[Path] = set()
+    while pending:
+        path = pending.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        for node in ast.walk(ast.parse(path.read_text())):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+            for name in names:
+                if name.startswith("advisor."):
+                    relative = Path(*name.split(".")[1:])
+                    for candidate in (root / f"{relative}.py", root / relative / "__init__.py"):
+                        if candidate.is_file():
+                            pending.append(candidate)
+    return {str(path.relative_to(root)) for path in seen}
+
+
+def test_the_fingerprint_covers_every_module_the_parsers_import() -> None:
+    """A change to advisor/units.py or advisor/patterns.py changes what a parse yields: those count too."""
+    root = __import__("pathlib").Path(prepared_module.__file__).parent
+    covered = {str(path.relative_to(root)) for path in prepared_module.parser_sources()}
+    assert covered == _ast_closure()
+    assert {"units.py", "patterns.py", "errors.py", "inputs/tabular.py"} <= covered
