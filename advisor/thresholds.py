@@ -166,6 +166,11 @@ class MemoryThresholds(Struct, frozen=True):
     # bench/server_memory.py on MariaDB 10.11.19 with Debian's defaults: 99 MiB resident when idle with a
     # 128M pool (InnoDB's "Total large memory allocated" is the pool + 32 MiB at 128M and at 1408M).
     server_base_bytes: int = 128 * MIB
+    # An unused MyISAM key cache is not resident: at start the server writes its block headers and
+    # hash links, not its blocks. Measured with bench/server_memory.py on MariaDB 10.11.19 (no MyISAM
+    # table): key_buffer_size 8M → 1G added 186–189 MiB resident, 0.18–0.19 of the size (the same mysys code
+    # serves MySQL). Counted so when the schema facts list every table and none is MyISAM.
+    key_cache_resident_fraction: float = 0.19
     # With SHOW GLOBAL STATUS, per-connection buffers are counted at Max_used_connections times this
     # margin (capped at max_connections) instead of at max_connections: the busiest moment seen, with
     # room for a busier one (MySQLTuner's "peak" model counts them at Max_used_connections itself) ...

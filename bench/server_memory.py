@@ -12,7 +12,9 @@ under a temp dir; never the shared server on 3306), started with Debian's defaul
    beyond its size: block descriptors, hash tables);
 2. the same with `--connections` idle connections open (what an open connection costs);
 3. under sysbench oltp_read_write with `--threads` threads on a small data set (every connection
-   sorting, joining and reading: what a busy connection costs at the default buffer sizes).
+   sorting, joining and reading: what a busy connection costs at the default buffer sizes);
+4. idle with key_buffer_size and aria_pagecache_buffer_size at 8M and at 1G, no table using them: what
+   an unused cache costs in resident memory (its block headers are written at start, its blocks not).
 
 Writes bench/results/server_memory.json.
 """
@@ -64,6 +66,32 @@ def with_pool(base: str, root: Path, pool: str) -> Path:
     cnf = root / f"pool-{pool}.cnf"
     cnf.write_text(f"{base.rstrip()}\n\n[mysqld]\ninnodb_buffer_pool_size = {pool}\n")
     return cnf
+
+
+def with_caches(base: str, root: Path, key: str, aria: str) -> Path:
+    cnf = root / f"caches-{key}-{aria}.cnf"
+    cnf.write_text(
+        f"{base.rstrip()}\n\n[mysqld]\nkey_buffer_size = {key}\naria_pagecache_buffer_size = {aria}\n"
+    )
+    return cnf
+
+
+def cache_residency(server: PrivateServer, base: str, root: Path) -> dict[str, float]:
+    """Resident memory per byte of key_buffer_size and aria_pagecache_buffer_size at start, neither
+    cache used by a table (no MyISAM table; Aria only for the system tables): what an unused cache costs."""
+    rss = {}
+    for key, aria in (("8M", "8M"), ("1G", "8M"), ("8M", "1G")):
+        started = server.start(with_caches(base, root, key, aria))
+        if not started.ok:
+            raise RuntimeError(f"caches {key}/{aria} did not start: {started.errors}")
+        time.sleep(2)
+        rss[(key, aria)] = server_figures(server)["rss_bytes"]
+        server.stop()
+    grown = (1024 - 8) * MIB
+    return {
+        "key_cache_resident_fraction": round((rss[("1G", "8M")] - rss[("8M", "8M")]) / grown, 4),
+        "aria_pagecache_resident_fraction": round((rss[("8M", "1G")] - rss[("8M", "8M")]) / grown, 4),
+    }
 
 
 def idle_connections(server: PrivateServer, count: int) -> dict[str, int]:
@@ -145,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
                 result["busy"] = busy(server, load, args.seconds)
             server.stop()
         result["idle_by_pool"] = pools
+        result["unused_caches"] = cache_residency(server, base, root)
         small, large = pools["128M"], pools["1408M"]
         pool_delta = (1408 - 128) * MIB
         result["innodb_large_beyond_pool_fraction"] = round(

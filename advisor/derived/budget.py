@@ -19,7 +19,9 @@ it and the page cache of the files InnoDB does not open with O_DIRECT. The Maria
 "in containers or VMs, use the effective memory limit".
 
 How we count (MySQLTuner's model, after the MySQL manual's "How MySQL Uses Memory"): global =
-innodb_buffer_pool_size, innodb_log_buffer_size, key_buffer_size, query_cache_size,
+innodb_buffer_pool_size, innodb_log_buffer_size, key_buffer_size (when the schema facts show no MyISAM
+table, only what an unused key cache holds resident: its block headers, measured, and the blocks ever
+used), query_cache_size,
 aria_pagecache_buffer_size (MariaDB), innodb_additional_mem_pool_size (old servers), one in-memory
 temporary table — where MEMORY tables hold them, at the lower of tmp_table_size and max_heap_table_size;
 on MySQL 8.0+ with the TempTable engine, temptable_max_ram (its RAM pool is shared by all sessions) —
@@ -53,9 +55,9 @@ POOL = "innodb_buffer_pool_size"
 # The smallest step a recommended pool size moves in (the default chunk size).
 POOL_STEP_BYTES = 128 * MIB
 
+KEY_CACHE = "key_buffer_size"
 _GLOBAL_BUFFERS = (
     "innodb_log_buffer_size",
-    "key_buffer_size",
     "query_cache_size",
     "aria_pagecache_buffer_size",
     "innodb_additional_mem_pool_size",
@@ -170,6 +172,32 @@ def _item(ctx: AuditContext, name: str) -> BudgetItem | None:
     return BudgetItem(name, size, setting.where()) if setting is not None and size else None
 
 
+#: schema layouts that list every table (a list of keyless tables, or a user's JSON, may not)
+_WHOLE_LISTINGS = frozenset({"query", "tables"})
+
+
+def _key_cache(ctx: AuditContext) -> BudgetItem | None:
+    """key_buffer_size, counted at what is resident when no MyISAM table can use it (the schema facts
+    list every table and none is MyISAM): its block headers plus the blocks ever used (Key_blocks_used
+    is a high-water mark). With a MyISAM table, or facts that may not list them all, its full size."""
+    item, schema = _item(ctx, KEY_CACHE), ctx.schema
+    if item is None or schema is None or schema.layout not in _WHOLE_LISTINGS:
+        return item
+    if any(table.engine is not None and table.engine.lower() == "myisam" for table in schema.tables):
+        return item
+    used = ctx.status.value("Key_blocks_used") if ctx.status is not None else None
+    block = ctx.config.get("key_cache_block_size")
+    block_bytes = (parse_size(block.value) if block is not None else None) or 1024
+    headers = int(item.size_bytes * ctx.thresholds.memory.key_cache_resident_fraction)
+    size = min(item.size_bytes, headers + (used or 0) * block_bytes)
+    blocks = f"{used} blocks ever used (Key_blocks_used)" if used is not None else "no Key_blocks_used to add"
+    source = (
+        f"{item.source}: {describe_bytes(item.size_bytes)} counted at {describe_bytes(size)} — no MyISAM "
+        f"table in the schema facts, so only its block headers are resident, plus {blocks}"
+    )
+    return BudgetItem(KEY_CACHE, size, source)
+
+
 def _temp_tables_use_memory_engine(ctx: AuditContext) -> bool:
     """MEMORY (heap) tables hold in-memory internal temporary tables: MariaDB, MySQL before 8.0, or
     MySQL 8.0+ with internal_tmp_mem_storage_engine=MEMORY (TempTable, the 8.0 default, pools RAM)."""
@@ -256,6 +284,7 @@ def _compute(ctx: AuditContext) -> MemoryBudget | None:
     if sized_by_dedicated_server(ctx, pool_setting):
         pool_source = "sized by innodb_dedicated_server from memory"
     global_items = [BudgetItem(POOL, pool, pool_source)]
+    global_items += [item for item in (_key_cache(ctx),) if item is not None]
     global_items += [item for name in _GLOBAL_BUFFERS if (item := _item(ctx, name)) is not None]
     per_connection = [item for name in _PER_CONNECTION_BUFFERS if (item := _item(ctx, name)) is not None]
     if ctx.config.flag("log_bin") is not False:  # a binary log cache per connection that writes
