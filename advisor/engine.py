@@ -28,17 +28,11 @@ from advisor.errors import InputWarning, VersionUnknown
 from advisor.figures import audit_figures
 from advisor.findings import Finding
 from advisor.inputs.optionfiles import OptionFileSet, groups_read
-from advisor.inputs.statusvars import (
-    StatusView,
-    VariablesDump,
-    build_status_view,
-    parse_status,
-    parse_variables,
-)
+from advisor.inputs.statusvars import StatusView, VariablesDump, build_status_view
 from advisor.live_sql import order_live_sql
 from advisor.maximum_prefix import respect_set_caps
 from advisor.model import AuditInputs, AuditResult, Drift, VersionSource
-from advisor.prepared import PreparedDumps
+from advisor.prepared import PreparedDumps, parse_dumps
 from advisor.rules import Proposal, Rule
 from advisor.secret_findings import keep_secrets_out
 from advisor.sql import apply_sql, numeric_value, same_spelling, same_value
@@ -96,36 +90,6 @@ def _hardware(inputs: AuditInputs) -> HardwareSpec | None:
         memory=inputs.memory, cpus=inputs.cpus, storage=inputs.storage, memory_limit=inputs.memory_limit
     )
     return with_flags(spec, flags)
-
-
-def _innodb_status(inputs: AuditInputs) -> InnodbStatus | None:
-    """The InnoDB status, its parser (some thirty patterns to compile) imported only when one is given."""
-    if not inputs.innodb_status:
-        return None
-    from advisor.inputs.innodb_status import parse_innodb_status
-
-    return parse_innodb_status(inputs.innodb_status, inputs.innodb_status_name)
-
-
-def _schema(inputs: AuditInputs) -> SchemaFacts | None:
-    """Schema facts, their readers imported only when some are given."""
-    if not inputs.schema:
-        return None
-    from advisor.inputs.schema import parse_schema
-
-    return parse_schema(inputs.schema, inputs.schema_name)
-
-
-def parse_dumps(inputs: AuditInputs) -> PreparedDumps:
-    """Parse the dump texts; the first bad one raises InputError naming its file and line."""
-    variables = parse_variables(inputs.variables, inputs.variables_name) if inputs.variables else None
-    names = inputs.status_names or tuple(f"status{i + 1}" for i in range(len(inputs.status)))
-    samples = tuple(
-        sample
-        for text, name in zip(inputs.status, names, strict=False)
-        for sample in parse_status(text, name)
-    )
-    return PreparedDumps(variables, samples, _innodb_status(inputs), _schema(inputs))
 
 
 def parse_inputs(

@@ -13,11 +13,11 @@ import hashlib
 import re
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import msgspec
 
-from advisor.inputs.statusvars import StatusSample, VariablesDump
+from advisor.inputs.statusvars import StatusSample, VariablesDump, parse_status, parse_variables
 
 if TYPE_CHECKING:  # imported when a prepared form is read: the CLI given no InnoDB status never needs them
     from advisor.inputs.innodb_status import InnodbStatus
@@ -40,6 +40,57 @@ class PreparedDumps(msgspec.Struct, frozen=True, array_like=True):
     status: tuple[StatusSample, ...]
     innodb: InnodbStatus | None
     schema: SchemaFacts | None
+
+
+class DumpTexts(Protocol):
+    """The dump texts of an audit's inputs (advisor.model.AuditInputs has them; not imported here, so that
+    the fingerprint covers the parsing, not the whole model)."""
+
+    @property
+    def variables(self) -> str | None: ...
+    @property
+    def variables_name(self) -> str: ...
+    @property
+    def status(self) -> tuple[str, ...]: ...
+    @property
+    def status_names(self) -> tuple[str, ...]: ...
+    @property
+    def innodb_status(self) -> str | None: ...
+    @property
+    def innodb_status_name(self) -> str: ...
+    @property
+    def schema(self) -> str | None: ...
+    @property
+    def schema_name(self) -> str: ...
+
+
+def parse_dumps(texts: DumpTexts) -> PreparedDumps:
+    """Parse the dump texts; the first bad one raises InputError naming its file and line. Here, not in
+    the engine: how texts pair with names and in what order samples come is part of what is prepared."""
+    variables = parse_variables(texts.variables, texts.variables_name) if texts.variables else None
+    names = texts.status_names or tuple(f"status{i + 1}" for i in range(len(texts.status)))
+    samples = tuple(
+        sample for text, name in zip(texts.status, names, strict=False) for sample in parse_status(text, name)
+    )
+    return PreparedDumps(variables, samples, _innodb_status(texts), _schema(texts))
+
+
+def _innodb_status(texts: DumpTexts) -> InnodbStatus | None:
+    """The InnoDB status, its parser (some thirty patterns to compile) imported only when one is given."""
+    if not texts.innodb_status:
+        return None
+    from advisor.inputs.innodb_status import parse_innodb_status
+
+    return parse_innodb_status(texts.innodb_status, texts.innodb_status_name)
+
+
+def _schema(texts: DumpTexts) -> SchemaFacts | None:
+    """Schema facts, their readers imported only when some are given."""
+    if not texts.schema:
+        return None
+    from advisor.inputs.schema import parse_schema
+
+    return parse_schema(texts.schema, texts.schema_name)
 
 
 @cache
@@ -87,8 +138,12 @@ def parser_fingerprint() -> bytes:
 
 
 def prepare(dumps: PreparedDumps) -> bytes:
-    """The prepared form of parsed dumps: fingerprint, then msgpack."""
-    return parser_fingerprint() + msgspec.msgpack.encode(dumps)
+    """The prepared form of parsed dumps: fingerprint, then msgpack; empty when msgpack cannot hold them
+    (an integer beyond 64 bits: two numbers of a paste run together) — the texts are parsed instead."""
+    try:
+        return parser_fingerprint() + msgspec.msgpack.encode(dumps)
+    except OverflowError:
+        return b""
 
 
 def is_current(blob: bytes) -> bool:

@@ -3,12 +3,12 @@ and a form another parser wrote, or garbage, reads as absent (the caller parses 
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from advisor import prepared as prepared_module
 from advisor.audit import AuditInputs, run_audit, validate_inputs
-from advisor.engine import parse_dumps
-from advisor.prepared import is_current, prepare, read_prepared
+from advisor.prepared import is_current, parse_dumps, prepare, read_prepared
 from tests.corpus import corpus_file
 
 SYSBENCH = "mariadb-10.11-sysbench"
@@ -71,6 +71,18 @@ def test_garbage_behind_a_current_fingerprint_reads_as_absent() -> None:
     assert read_prepared(fingerprint + b"\xc1 not msgpack") is None
     assert read_prepared(b"") is None and read_prepared(None) is None
     assert read_prepared(prepare(parse_dumps(_inputs("s01_idle_default", "global_status.tsv")))) is not None
+
+
+def test_numbers_msgpack_cannot_hold_leave_no_prepared_form() -> None:
+    """A paste where two numbers ran together (a 23-digit log sequence number) still audits; its dumps
+    are parsed from the texts each time."""
+    full = _inputs("s02_load_rw_default", "global_status.tsv")
+    assert full.innodb_status is not None
+    huge = full.innodb_status.replace("Log sequence number ", "Log sequence number 99999999999999999999", 1)
+    inputs = msgspec.structs.replace(full, innodb_status=huge)
+    summary = validate_inputs(inputs)
+    assert summary.prepared == b"" and read_prepared(summary.prepared) is None
+    assert run_audit(inputs, prepared=summary.prepared).findings
 
 
 def _ast_closure() -> set[str]:

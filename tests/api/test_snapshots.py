@@ -201,3 +201,17 @@ def test_snapshot_list_paginates(client: TestClient, tenants: Tenants) -> None:
     ).json()
     assert [item["id"] for item in first["items"] + second["items"]] == ids
     assert second["next_cursor"] is None
+
+
+def test_a_number_beyond_64_bits_in_the_innodb_status_is_stored_not_a_500(
+    client: TestClient, tenants: Tenants
+) -> None:
+    """Two numbers of a paste run together (a 29-digit log sequence number): the parsers read it, the
+    prepared form cannot hold it, and the snapshot is stored without one (review 3 saw a 500)."""
+    server_id = _server(client, tenants.mine.headers)
+    body = corpus_json()
+    body["innodb_status"] = body["innodb_status"].replace(
+        "Log sequence number ", "Log sequence number 99999999999999999999", 1
+    )
+    response = client.post(f"/v1/servers/{server_id}/snapshots", json=body, headers=tenants.mine.headers)
+    assert response.status_code == 201, response.text
