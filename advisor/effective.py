@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from advisor.context import EffectiveConfig, LiveExistence, ReadLog, Setting
 from advisor.effective_lines import entry_in_force
 from advisor.maximum_prefix import last_setting, maximum_sets_value
+from advisor.redact import is_secret_option
 from advisor.sql import same_value
 from advisor.units import parse_bool, parse_size
 
@@ -232,7 +233,9 @@ def build_effective_config(
     drift = tuple(
         settings[name]
         for name, entry in file_entries.items()
-        if name in live and _differs(catalog, version, name, _entry_value(entry), live[name])
+        if name in live
+        and not is_secret_option(name)  # never echoed, and the server masks some (`********`)
+        and _differs(catalog, version, name, _entry_value(entry), live[name])
     )
     seen = _pool_seen_in_status(file_entries, status) if variables is None else None
     if seen is not None:

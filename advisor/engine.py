@@ -71,7 +71,7 @@ def _version(
     if fallback:
         return parse_version(fallback), "fallback"
     raise VersionUnknown(
-        "the server version is unknown: pass --server-version or a SHOW GLOBAL VARIABLES dump with `version`"
+        "the server version is unknown: give --server-version or a SHOW GLOBAL VARIABLES dump with `version`"
     )
 
 
@@ -303,6 +303,14 @@ def _secrets_warning(kept_out: tuple[str, ...]) -> tuple[InputWarning, ...]:
     )
 
 
+def _redacted(warning: InputWarning) -> InputWarning:
+    """A warning may quote a line of an input: the value after a secret name never reaches the output."""
+    from advisor.redact_inputs import redact_message
+
+    message = redact_message(warning.message)
+    return warning if message == warning.message else replace(warning, message=message)
+
+
 def _drift(ctx: AuditContext, setting: Setting, findings: list[Finding]) -> Drift:
     """The file's value not yet live, with the SQL that applies it when the variable is dynamic —
     none when a finding on that variable does not recommend the file's value: the value is refused
@@ -348,7 +356,7 @@ def audit(
         files=recommendation.files,
         dropin=render_dropin(ctx, findings),
         secrets_kept_out=recommendation.secrets_kept_out,
-        warnings=(*parsed.warnings, *_secrets_warning(recommendation.secrets_kept_out)),
+        warnings=(*map(_redacted, parsed.warnings), *_secrets_warning(recommendation.secrets_kept_out)),
         drift=tuple(_drift(ctx, setting, findings) for setting in ctx.config.drift),
         figures=audit_figures(ctx, findings).to_dict(),
     )

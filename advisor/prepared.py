@@ -9,17 +9,19 @@ caller parses the texts as before — a prepared form can be stale, never wrong.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 import msgspec
 
 from advisor.inputs.statusvars import StatusSample, VariablesDump, parse_status, parse_variables
 
-if TYPE_CHECKING:  # imported when a prepared form is read: the CLI given no InnoDB status never needs them
+if (
+    TYPE_CHECKING
+):  # imported when a prepared form is read or written: the CLI given no InnoDB status never needs them
+    from pathlib import Path  # (pathlib takes ~3 ms to import: not on the CLI's path)
+
     from advisor.inputs.innodb_status import InnodbStatus
     from advisor.inputs.schema_facts import SchemaFacts
 
@@ -108,13 +110,15 @@ def _advisor_imports(source: str, root: Path) -> set[Path]:
     found: set[Path] = set()
     for module, names in _IMPORT_RE.findall(source):
         for name in (module, *(f"{module}.{item}" for item in _NAME_RE.findall(names))):
-            relative = Path(*name.split(".")[1:])
-            found.update((root / f"{relative}.py", root / relative / "__init__.py"))
+            module_path = root.joinpath(*name.split(".")[1:])
+            found.update((module_path.with_name(f"{module_path.name}.py"), module_path / "__init__.py"))
     return {path for path in found if path.is_file()}
 
 
 def parser_sources() -> list[Path]:
     """The parser's modules and every advisor module they import, transitively."""
+    from pathlib import Path
+
     root = Path(__file__).parent
     pending = [path for pattern in _PARSER_SOURCES for path in root.glob(pattern)]
     seen: set[Path] = set()
@@ -129,10 +133,13 @@ def parser_sources() -> list[Path]:
 @cache
 def parser_fingerprint() -> bytes:
     """A digest of the parser's source files, read once per process."""
+    import hashlib
+    from pathlib import Path
+
     root = Path(__file__).parent
     digest = hashlib.sha256()
     for path in parser_sources():
-        digest.update(str(path.relative_to(root)).encode())
+        digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.digest()[:_FINGERPRINT_BYTES]
 

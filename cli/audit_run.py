@@ -159,7 +159,9 @@ def run_audit_command(
     try:
         result = run_audit(inputs)
     except InputError as exc:
-        echo(f"innotune audit: {exc.describe()}", err=True)
+        from advisor.redact_inputs import redact_message
+
+        echo(f"innotune audit: {redact_message(exc.describe())}", err=True)  # it may quote a secret line
         return EXIT_BAD_INPUT
     if output_format == "json":
         echo(json.dumps(result.to_dict(), indent=2))

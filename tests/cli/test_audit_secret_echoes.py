@@ -1,0 +1,60 @@
+"""`innotune audit` never echoes a secret from its inputs: not in an error that quotes a line, not in
+the JSON `drift` (review 3: file and live values of `file_key_management_filekey` and `wsrep_sst_auth`
+were printed beside `secrets_kept_out`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from cli.main import cli
+from tests.corpus import corpus_file
+
+VARIABLES = "mariadb-10.11-sysbench/s02_load_rw_default.global_variables.tsv"
+ARGS = ("--memory", "8G", "--cpus", "4", "--storage", "ssd")
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, ["audit", *args])
+    return result.exit_code, result.stdout + result.stderr
+
+
+def test_an_error_quoting_a_secret_line_of_a_mycnf_hides_the_value(tmp_path: Path) -> None:
+    cnf = tmp_path / "my.cnf"
+    cnf.write_text("[client]\n--password=Hunter2Secret\n")
+    code, output = _run("--mycnf", str(cnf), "--server-version", "10.11.19-MariaDB", *ARGS)
+    assert code == 2 and f"{cnf}:2" in output  # still names the file and line
+    assert "Hunter2Secret" not in output and "[REDACTED]" in output
+
+
+def test_an_error_quoting_a_secret_row_of_a_variables_dump_hides_the_value(tmp_path: Path) -> None:
+    dump = tmp_path / "variables.tsv"
+    dump.write_text("version\t10.11.19-MariaDB\nwsrep_sst_auth root:Hunter2Secret extra words\n")
+    code, output = _run("--variables", str(dump), *ARGS)
+    assert code == 2 and f"{dump}:2" in output
+    assert "Hunter2Secret" not in output
+
+
+def test_json_drift_holds_no_secret_and_no_masked_value(tmp_path: Path) -> None:
+    """A secret is never compared with the live server: it is not echoed, and the server masks some
+    (`wsrep_sst_auth` reads `********`), so a comparison would be a false drift too."""
+    cnf = tmp_path / "sec.cnf"
+    cnf.write_text(
+        "[mysqld]\nplugin_load_add = file_key_management\n"
+        "file_key_management_filename = /etc/mysql/keys.enc\n"
+        "file_key_management_filekey = Hunter2Secret\n"
+        "file_key_management_encryption_algorithm = AES_CTR\n"
+        "wsrep_sst_auth = root:Hunter2Secret\n"
+        "innodb_io_capacity = 300\n"
+    )
+    dump = tmp_path / "variables.tsv"
+    live = corpus_file(VARIABLES).read_text()
+    dump.write_text(f"{live}wsrep_sst_auth\t********\nfile_key_management_filekey\tOtherSecretZZ\n")
+    code, output = _run("--mycnf", str(cnf), "--variables", str(dump), *ARGS, "--format", "json")
+    assert code in (0, 1), output
+    assert "Hunter2Secret" not in output and "OtherSecretZZ" not in output
+    drifted = {entry["name"] for entry in json.loads(output)["drift"]}
+    assert "innodb_io_capacity" in drifted  # drift itself still works
+    assert not drifted & {"wsrep_sst_auth", "file_key_management_filekey"}
