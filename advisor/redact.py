@@ -110,6 +110,9 @@ _COMMENT_ASSIGNMENT_RE: Final = lazy(
 # A word followed by a space or a colon and more text, on a line that is not `name = value`.
 _PROSE_NAME_RE: Final = lazy(r"(?P<name>[A-Za-z\-][A-Za-z0-9_.\-]*)(?:[ \t]*:[ \t]*|[ \t]+)(?=\S)")
 # A variables dump row: `| name | value |`, `name<TAB>value`, `name   value`, CSV or JSON pairs.
+#: `key=value` pairs inside one option's value: Galera's `wsrep_provider_options = "gcache.size=1G;
+#: socket.ssl_password=…"` (the key's last dotted part names the secret)
+_PAIR_RE: Final = lazy(r"(?P<name>[A-Za-z][\w.\-]*)[ \t]*=[ \t]*(?P<value>[^;\s\"']*)")
 _VARIABLE_ROW_RE: Final = lazy(
     r"(?P<lead>[ \t|\"']*)(?P<name>[A-Za-z][A-Za-z0-9_.\-]*)"
     r"(?P<sep>[\"']?(?:[ \t]*\|[ \t]*|[ \t]*[,:=][ \t]*|[ \t]+)[\"']?)"
@@ -229,6 +232,24 @@ def _redacted_value(name: str, raw_value: str) -> str:
     return f"{quote}{REDACTED}{quote}"
 
 
+def _redact_pairs(value: str) -> str:
+    """Hide the value of every secret `key=value` pair inside a value (`socket.ssl_password=x`)."""
+
+    def replace(match: re.Match[str]) -> str:
+        name = match.group("name").rsplit(".", 1)[-1]
+        if not match.group("value") or not is_secret_option(name):
+            return match.group(0)
+        start = match.start("value") - match.start()
+        return match.group(0)[:start] + _redacted_value(name, match.group("value"))
+
+    return _PAIR_RE().sub(replace, value)
+
+
+def holds_secret_pair(value: str | None) -> bool:
+    """Whether a value holds a secret `key=value` pair (`wsrep_provider_options`' `socket.ssl_password`)."""
+    return value is not None and "=" in value and _redact_pairs(value) != value
+
+
 def _redact_comment(text: str) -> str:
     """Hide the value of every `secret_name = value` in free text."""
     if "=" not in text:
@@ -263,6 +284,8 @@ def _redact_option_body(body: str) -> str:
         replaced = _redact_option_body(raw_value)
     elif (secret := _secret_name(name)) is not None:
         replaced = _redacted_value(secret, raw_value)
+    elif "=" in raw_value:
+        replaced = _redact_pairs(raw_value)
     else:
         return body
     return body[: spans.value_start] + replaced + body[spans.value_end :]
@@ -297,8 +320,11 @@ def redact_option_text(text: str) -> str:
 
 def _redact_variable_row(line: str) -> str:
     match = _VARIABLE_ROW_RE().match(line)
-    if match is None or not is_secret_option(match.group("name")):
+    if match is None:
         return line
+    if not is_secret_option(match.group("name")):
+        value = match.group("value")
+        return line[: match.start("value")] + _redact_pairs(value) + line[match.end("value") :]
     value = match.group("value")
     replaced = _redacted_value(match.group("name"), value.strip(WHITESPACE))
     if replaced == value.strip(WHITESPACE):

@@ -1,7 +1,8 @@
 """Secrets in what we hand back: which option lines hold one, and findings that never quote it.
 
 A line holds a secret when its option name is a secret (`advisor.redact.is_secret_option`) or misspells
-one (`misspelt_secret`: `pasword = x`, which the server refuses and a finding would quote), when it
+one (`misspelt_secret`: `pasword = x`, which the server refuses and a finding would quote), when its
+value holds a secret pair (`wsrep_provider_options = "socket.ssl_password=…"`), when it
 holds a redacted placeholder, or when a finding reads it as a secret option — a misspelt
 `wsrep_sst_auht = root:pw` whose correction is `wsrep_sst_auth`. Such lines stay in the user's own
 files: the differ never shows them, not even when a finding comments them out or respells them, and a
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING
 from msgspec.structs import replace
 
 from advisor.findings import Evidence, Finding
-from advisor.redact import REDACTED, is_secret_option, misspelt_secret
+from advisor.redact import REDACTED, holds_secret_pair, is_secret_option, misspelt_secret
 
 if TYPE_CHECKING:
     from advisor.inputs.optionfiles import OptionFile, OptionFileSet
@@ -31,7 +32,9 @@ def secret_lines(file: OptionFile) -> frozenset[int]:
     found = {
         entry.line - 1
         for entry in file.entries()
-        if is_secret_option(entry.raw_name) or misspelt_secret(entry.raw_name) is not None
+        if is_secret_option(entry.raw_name)
+        or misspelt_secret(entry.raw_name) is not None
+        or holds_secret_pair(entry.value)
     }
     found.update(index for index, text in enumerate(file.lines()) if REDACTED in text)
     return frozenset(found)

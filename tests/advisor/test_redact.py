@@ -101,11 +101,31 @@ def test_redacted_file_reads_the_same_options_with_the_password_hidden() -> None
         ("disconnect_on_expired_password = ON", "disconnect_on_expired_password = ON"),
         ("password", "password"),
         ("wsrep_sst_auth = sst:", "wsrep_sst_auth = sst:"),
+        # secrets inside a value of key=value pairs (Galera's provider options); other pairs kept
+        (
+            'wsrep_provider_options = "gcache.size=1G; socket.ssl_password=s1; socket.ssl_key=/k.pem"',
+            'wsrep_provider_options = "gcache.size=1G; socket.ssl_password=[REDACTED]; socket.ssl_key=/k.pem"',
+        ),
+        (
+            "wsrep_provider_options=gcs.fc_limit=16;socket.ssl_password = s1",
+            "wsrep_provider_options=gcs.fc_limit=16;socket.ssl_password = [REDACTED]",
+        ),
+        (
+            'wsrep_provider_options = "gcache.size=1G; pc.weight=2"',
+            'wsrep_provider_options = "gcache.size=1G; pc.weight=2"',
+        ),
     ],
 )
 def test_option_line_forms(line: str, expected: str) -> None:
     """Prefixes, command-line dashes, set-variable, inline comments and quoting are all handled."""
     assert redact_option_text(line) == expected
+
+
+def test_a_variables_dump_loses_secret_pairs_inside_a_value() -> None:
+    """SHOW VARIABLES lists every provider option with its value: a password among them goes."""
+    row = "wsrep_provider_options\tbase_dir = /var/lib/mysql/; socket.ssl_password = s1; gcache.size = 128M"
+    redacted = redact_variables_text(f"version\t10.11.19-MariaDB\n{row}\n")
+    assert "s1;" not in redacted and "socket.ssl_password = [REDACTED]; gcache.size = 128M" in redacted
 
 
 def test_secret_names() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
@@ -58,3 +59,17 @@ def test_json_drift_holds_no_secret_and_no_masked_value(tmp_path: Path) -> None:
     drifted = {entry["name"] for entry in json.loads(output)["drift"]}
     assert "innodb_io_capacity" in drifted  # drift itself still works
     assert not drifted & {"wsrep_sst_auth", "file_key_management_filekey"}
+
+
+@pytest.mark.parametrize("output", ["text", "json", "diff", "mycnf", "dropin"])
+def test_a_password_inside_wsrep_provider_options_is_never_echoed(tmp_path: Path, output: str) -> None:
+    """The line stays in the user's file (kept out of the recommended copy like any secret line)."""
+    cnf = tmp_path / "galera.cnf"
+    cnf.write_text(
+        "[galera]\nwsrep_on = ON\n"
+        'wsrep_provider_options = "gcache.size=1G; socket.ssl_password=Hunter2Secret"\n'
+        "[mysqld]\ninnodb_buffer_pool_size = 128M\n"
+    )
+    code, text = _run("--mycnf", str(cnf), "--server-version", "10.11.19-MariaDB", *ARGS, "--format", output)
+    assert code in (0, 1), text
+    assert "Hunter2Secret" not in text
