@@ -7,20 +7,15 @@ Skipped when mariadbd is missing, except in CI (CI=true).
 
 from __future__ import annotations
 
-import shutil
 import subprocess
-import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
 
 from advisor.audit import AuditInputs, run_audit
 from tests.advisor.case_files import CASES_DIR, Case, load_cases
-from tests.fixtures.private_mariadb import PrivateMariadb
-from tests.fixtures.real_services import missing
+from tests.fixtures.private_mariadb import PrivateMariadb, installed_mariadb
 
 pytestmark = pytest.mark.mariadb
 
@@ -34,27 +29,10 @@ STARTUP_CASES = [
 ]
 
 
-@contextmanager
-def _installed(prefix: str) -> Iterator[PrivateMariadb]:
-    """A freshly installed private datadir (not started); stopped and removed afterwards."""
-    for program in ("mariadbd", "mariadb-install-db"):
-        if shutil.which(program) is None:
-            missing(f"{program} is not installed: cannot start a private MariaDB")
-    root = Path(tempfile.mkdtemp(prefix=prefix))
-    root.chmod(0o755)
-    instance = PrivateMariadb(root, server_id=1)
-    try:
-        instance.install()
-        yield instance
-    finally:
-        instance.stop()
-        shutil.rmtree(root, ignore_errors=True)
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[PrivateMariadb]:
     """One installed datadir (never started by the fixture): each test starts it with a file of its own."""
-    with _installed("innotune-startup-") as instance:
+    with installed_mariadb("innotune-startup-") as instance:
         yield instance
 
 
@@ -121,7 +99,7 @@ def test_plugins_installed_with_install_soname_keep_their_options() -> None:
         "[mysqld]\nserver_audit_logging = ON\nserver_audit_events = CONNECT,QUERY_DDL\n"
         "simple_password_check_minimal_length = 12\n"
     )
-    with _installed("innotune-installed-") as instance:
+    with installed_mariadb("innotune-installed-") as instance:
         came_up, log = _starts(instance, given)
         assert not came_up and "unknown variable 'server_audit_logging=ON'" in log
         instance.start()
