@@ -7,9 +7,14 @@ when an uploaded file of that directory would sort after it, such as a `zzz-loca
 `!includedir`, beside the main file as `innotune.cnf`, with the `!include` line to append to the main
 file (appended at its end, it is read last).
 
+The directory's files are the ones include resolution (`optionincludes`) matched to that `!includedir`,
+so relative uploads (`etc/mysql/conf.d/zzz-local.cnf` under `!includedir /etc/mysql/conf.d/`) count,
+and files the server passes over (`x.cnf.bak`, `old/y.cnf`) do not.
+
 What it cannot do is said beside it: a line that must go (a refused or removed option) stays in force
-however late the drop-in is read, and a setting written in the main file after its `!includedir` line
-overrides the drop-in. Those are listed as `cannot_fix`.
+however late the drop-in is read, and a setting read after the drop-in's overrides it (a line of the
+main file after its `!includedir`, a file `!include`d after it, the rest of an enclosing `!includedir`
+folder). Those are listed as `cannot_fix`: the uploads are read again with the drop-in installed.
 """
 
 from __future__ import annotations
@@ -22,14 +27,14 @@ from msgspec import Struct
 
 from advisor.catalog import normalize_name
 from advisor.differ import note, spelling
-from advisor.inputs.optionincludes import read_after
+from advisor.inputs.optionfiles import OptionFileSet, parse_option_file
+from advisor.inputs.optionincludes import directory_read
 from advisor.inputs.optionsyntax import encode_value
 from advisor.redact import is_secret_option
 
 if TYPE_CHECKING:
     from advisor.context import AuditContext
     from advisor.findings import Finding
-    from advisor.inputs.optionfiles import OptionFileSet
 
 DROPIN_NAME: Final = "zz-innotune.cnf"
 BESIDE_NAME: Final = "innotune.cnf"
@@ -56,71 +61,87 @@ class DropIn(Struct, frozen=True):
         }
 
 
-def _placement(options: OptionFileSet | None) -> tuple[str, str | None, tuple[str, int] | None]:
-    """(drop-in path, `!include` line to add or None, (file, line) of the `!includedir` that reads it)."""
+class _Placement(Struct, frozen=True):
+    """Where the drop-in goes, and how the audit finds out what would override it there."""
+
+    #: Where to install it (the `!includedir` folder as the line names it, or beside the main file).
+    path: str
+    #: The `!include` line to add to the main file (None: an `!includedir` already reads it).
+    include_line: str | None
+    #: The same file among the uploads, named so include resolution lists it with its uploaded siblings
+    #: (their folder spelling when they are given relative); None without an `!includedir`.
+    upload_path: str | None
+
+
+def _placement(options: OptionFileSet | None) -> _Placement:
+    """Into the last `!includedir` read, after every file of that folder; else beside the main file."""
     if options is None or not options.files:
-        return BESIDE_NAME, f"!include {BESIDE_NAME}", None
+        return _Placement(BESIDE_NAME, f"!include {BESIDE_NAME}", None)
     chosen = None
     for path in options.paths_read:
         for include in options.files[path].includes:
             if include.directory:
                 chosen = include
     if chosen is not None:
-        folder = chosen.target.replace("\\", "/")
-        if not folder.startswith("/"):
-            folder = posixpath.join(posixpath.dirname(chosen.file), folder)
-        folder = posixpath.normpath(folder)
-        return posixpath.join(folder, _last_name(options, folder)), None, (chosen.file, chosen.line)
+        # The folder and its files exactly as include resolution matched them (a relative upload
+        # `etc/mysql/conf.d/zzz-local.cnf` is read by `!includedir /etc/mysql/conf.d/`), so the name
+        # sorts after every file the server reads there and after nothing else (`x.cnf.bak`, `old/y.cnf`).
+        folder, siblings = directory_read(options.files, chosen)
+        name = _last_name(siblings)
+        beside = posixpath.dirname(_normalised(siblings[-1])) if siblings else folder
+        return _Placement(posixpath.join(folder, name), None, posixpath.join(beside, name))
     main = next(iter(options.files))
     path = posixpath.join(posixpath.dirname(main), BESIDE_NAME)
-    return path, f"!include {path}", None
+    return _Placement(path, f"!include {path}", None)
 
 
-def _last_name(options: OptionFileSet, folder: str) -> str:
-    """`zz-innotune.cnf`, or a name that sorts after every uploaded `.cnf` file of the folder: the server
-    reads a directory's `.cnf` files in name order (byte order), and the last one read wins — a user's
-    `zzz-local.cnf` beside ours would override every line of it. `zzzz-innotune.cnf` after a few `z`s;
-    past a name no run of `z`s passes (`~local.cnf`), that name's stem with `~innotune.cnf`, which sorts
-    after it (`~` is above the `.` it replaces, and the rest of the name is the same up to there)."""
-    siblings = sorted(
-        posixpath.basename(path).encode("utf-8", "surrogateescape")
-        for path in options.files
-        if path.endswith(".cnf") and posixpath.dirname(posixpath.normpath(path.replace("\\", "/"))) == folder
-    )
+def _normalised(path: str) -> str:
+    return posixpath.normpath(path.replace("\\", "/"))
+
+
+def _last_name(siblings: Sequence[str]) -> str:
+    """`zz-innotune.cnf`, or a name that sorts after every file the server reads from the folder: it reads
+    them in name order (byte order), and the last one read wins — a user's `zzz-local.cnf` beside ours
+    would override every line of it. `zzzz-innotune.cnf` after a few `z`s; past a name no run of `z`s
+    passes (`~local.cnf`), that name's stem with `~innotune.cnf`, which sorts after it (`~` is above the
+    `.` it replaces, and the rest of the name is the same up to there)."""
     if not siblings:
         return DROPIN_NAME
-    last = siblings[-1]
+    last = max(posixpath.basename(_normalised(path)).encode("utf-8", "surrogateescape") for path in siblings)
     for zeds in range(4):
         name = "z" * zeds + DROPIN_NAME
         if name.encode() > last:
             return name
-    return last[: -len(b".cnf")].decode("utf-8", "surrogateescape") + "~innotune.cnf"
+    stem = last.rpartition(b".")[0]  # `.cnf`, or `.ini` in a Windows folder
+    return stem.decode("utf-8", "surrogateescape") + "~innotune.cnf"
 
 
-def _overridden(ctx: AuditContext, name: str, reader: tuple[str, int] | None) -> str | None:
-    """`file:line` of a setting of `name` read after the drop-in (so it wins), if any."""
-    if reader is None or ctx.options is None:
-        return None
-    winner = ctx.options.effective(ctx.groups_read).get(name)
-    if winner is None:
-        return None
-    entry = winner.entry
-    if entry.file == reader[0] and entry.line > reader[1]:
-        return f"{entry.file}:{entry.line}"
-    if entry.file in read_after(ctx.options.files, *reader):  # an `!include` after the `!includedir`
-        return f"{entry.file}:{entry.line}"
-    return None
+def _overriding(ctx: AuditContext, upload_path: str | None, text: str) -> dict[str, str]:
+    """Name → `file:line` of the setting read after the drop-in's own line for it (so it wins): the uploads
+    read again with the drop-in installed, through the same include resolution as the audit — a later
+    line of the file holding the `!includedir`, a file `!include`d after it, a file of the folder or of
+    an enclosing `!includedir` read after it."""
+    if upload_path is None or ctx.options is None:
+        return {}
+    installed = OptionFileSet({**ctx.options.files, upload_path: parse_option_file(text, upload_path)})
+    found = {}
+    for name, winner in installed.effective(ctx.groups_read).items():
+        if winner.entry.file != upload_path and any(e.file == upload_path for e in winner.shadowed):
+            found[name] = f"{winner.entry.file}:{winner.entry.line}"
+    return found
 
 
 def render_dropin(ctx: AuditContext, findings: Sequence[Finding]) -> DropIn | None:
     """The override file for these findings; None when no finding changes anything."""
-    path, include_line, reader = _placement(ctx.options)
+    place = _placement(ctx.options)
     sections: dict[str, list[str]] = {}
-    cannot_fix: list[str] = []
+    #: In finding order: a removal to do by hand, or (name, spelling) of a setting to check once the
+    #: drop-in's text is known (what overrides it is found by reading the uploads with it installed).
+    notes: list[str | tuple[str, str]] = []
     for finding in findings:
         if finding.change == "comment_out" and finding.option_file is not None:
             where = f"{finding.option_file}:{finding.option_line}"
-            cannot_fix.append(f"{where} must be commented out in the file itself ({note(finding)})")
+            notes.append(f"{where} must be commented out in the file itself ({note(finding)})")
         if finding.change != "set" or not finding.variable or finding.recommended is None:
             continue
         if is_secret_option(finding.variable):
@@ -129,17 +150,25 @@ def render_dropin(ctx: AuditContext, findings: Sequence[Finding]) -> DropIn | No
         sections.setdefault(group, []).extend(
             [f"# {note(finding)}", f"{spelled} = {encode_value(finding.recommended)}"]
         )
-        later = _overridden(ctx, normalize_name(finding.variable), reader)
-        if later is not None:
-            cannot_fix.append(f"{later} sets {spelled} after the drop-in is read: change or remove it there")
-    if not sections and not cannot_fix:
+        notes.append((normalize_name(finding.variable), spelled))
+    if not sections and not any(isinstance(item, str) for item in notes):
         return None
     lines = ["# Written by InnoTune: the settings this audit changes, read after your own files.", ""]
     for group, body in sections.items():
         lines.extend([f"[{group}]", *body, ""])
+    later = _overriding(ctx, place.upload_path, "".join(f"{line}\n" for line in lines))
+    cannot_fix: list[str] = []
+    for item in notes:
+        if isinstance(item, str):
+            cannot_fix.append(item)
+        elif item[0] in later:
+            cannot_fix.append(
+                f"{later[item[0]]} sets {item[1]} after the drop-in is read: change or remove it there"
+            )
     if cannot_fix:
         lines.append("# Not done by this file (edit the files themselves):")
         lines.extend(f"#   {item}" for item in cannot_fix)
     text = "".join(f"{line}\n" for line in lines)
     main = next(iter(ctx.options.files), None) if ctx.options is not None else None
-    return DropIn(path, text, include_line, main if include_line else None, tuple(cannot_fix))
+    include_into = main if place.include_line else None
+    return DropIn(place.path, text, place.include_line, include_into, tuple(cannot_fix))

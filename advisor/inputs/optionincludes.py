@@ -39,14 +39,14 @@ class _Resolver:
         self.by_path = {_normpath(path): path for path in paths if path}
 
     @staticmethod
-    def _wanted(target: str, including: str) -> str:
+    def wanted(target: str, including: str) -> str:
         target = target.replace("\\", "/")
         if _is_absolute(target):
             return _normpath(target)
         return _normpath(posixpath.join(posixpath.dirname(_normpath(including)), target))
 
     def file(self, target: str, including: str) -> list[str]:
-        wanted = self._wanted(target, including)
+        wanted = self.wanted(target, including)
         found = self.by_path.get(wanted)
         if found is not None:
             return [found]
@@ -58,7 +58,7 @@ class _Resolver:
         return tails if len(tails) == 1 else []
 
     def directory(self, target: str, including: str) -> list[str]:
-        wanted = self._wanted(target, including)
+        wanted = self.wanted(target, including)
         windows = (
             "\\" in target or _DRIVE_RE().match(wanted) is not None or including.lower().endswith(".ini")
         )
@@ -78,7 +78,7 @@ class _Resolver:
     def skipped(self, target: str, including: str, read: Collection[str]) -> list[str]:
         """Uploads inside the `!includedir` directory (or below it) that the server does not read: another
         suffix (`50-server.cnf.dpkg-old`, `x.bak`, `x.CNF`) or a subdirectory (`conf.d/old/x.cnf`)."""
-        wanted = self._wanted(target, including)
+        wanted = self.wanted(target, including)
         found = []
         for norm, path in self.by_path.items():
             if path in read or path == including:
@@ -176,17 +176,9 @@ def resolve_includes(
     return tuple(walker.order), tuple(walker.paths), unread, (*warnings, *walker.warnings)
 
 
-def read_after(files: Mapping[str, OptionFile], path: str, line: int) -> set[str]:
-    """The uploads the server reads because of `!include`/`!includedir` lines of `path` after `line`,
-    and every upload those include in turn: what is read after a file placed at that line."""
+def directory_read(files: Collection[str], include: Include) -> tuple[str, list[str]]:
+    """The folder an `!includedir` line names, normalised (joined to its file's directory when relative),
+    and the uploads the server reads from it, in its order: the matching `resolve_includes` does (exact
+    folder, else relative uploads whose folder ends it; `.cnf` only, `.ini` too on Windows)."""
     resolver = _Resolver(files)
-    later: set[str] = set()
-    pending = [include for include in files[path].includes if include.line > line]
-    while pending:
-        include = pending.pop()
-        found = resolver.directory if include.directory else resolver.file
-        for target in found(include.target, include.file):
-            if target not in later and target in files:
-                later.add(target)
-                pending.extend(files[target].includes)
-    return later
+    return resolver.wanted(include.target, include.file), resolver.directory(include.target, include.file)
