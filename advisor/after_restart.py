@@ -12,50 +12,23 @@ line, and never with live SQL (the running server is fine by that rule).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 
 from msgspec.structs import replace
 
 from advisor.advisors import all_rules
-from advisor.context import AuditContext, EffectiveConfig, Setting
+from advisor.context import AuditContext, Setting
+from advisor.derived.restart import restart_context
 from advisor.findings import Finding
 from advisor.rules import Rule
 
 RunRules = Callable[[AuditContext, list[Rule]], list[Finding]]
 
 
-class _Overlay(Mapping[str, Setting]):
-    """The live settings with some replaced, without building every setting of the catalog."""
-
-    def __init__(self, overrides: dict[str, Setting], settings: Mapping[str, Setting]) -> None:
-        self._overrides = overrides
-        self._settings = settings
-
-    def __getitem__(self, name: str) -> Setting:
-        found = self._overrides.get(name)
-        return found if found is not None else self._settings[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._settings)
-
-    def __len__(self) -> int:
-        return len(self._settings)
-
-
 def file_context(ctx: AuditContext) -> AuditContext | None:
-    """The context with every drifted setting at its file value; None when none drifted."""
-    overrides = {
-        setting.name: replace(setting, value=setting.file_value, source="cnf")
-        for setting in ctx.config.drift
-        if setting.file_value is not None
-    }
-    if not overrides:
-        return None
-    config = EffectiveConfig(settings=_Overlay(overrides, ctx.config.settings), live=ctx.config.live)
-    restarted = replace(ctx, config=config)
-    # The derived facts that read no drifted setting are the same in the file's context: reuse them.
-    restarted.__dict__["derived"] = ctx.derived.carried_over(overrides)
-    return restarted
+    """The context with every drifted setting at its file value; None when none drifted (the one
+    advisor.derived.restart keeps for the audit, so derived facts of both runs see the same one)."""
+    return restart_context(ctx)
 
 
 def rules_to_rerun(ctx: AuditContext, reads: Mapping[str, set[str] | None]) -> list[Rule]:
@@ -75,9 +48,10 @@ def with_the_file_at_restart(
 ) -> list[Finding]:
     """`found`, with what only the file's values show added (the status and every other input are the
     same in both runs, so the drifted settings are what makes them differ), each saying so; where both
-    runs change the same variable to different values, the file's wins: the file we hand back is what
-    the server runs after a restart (a pool sized for the live max_connections of 100 is wrong for the
-    3000 the file brings back)."""
+    runs find the same thing about a variable and the live run changes it, a different verdict of the
+    file's run wins — another value, or no change at all: the file we hand back is what the server runs
+    after a restart (a pool sized for the live max_connections of 100 is wrong for the 3000 the file
+    brings back)."""
     rules = rules_to_rerun(ctx, reads) if ctx.config.drift else []
     restarted = file_context(ctx) if rules else None
     if restarted is None:
@@ -94,7 +68,11 @@ def with_the_file_at_restart(
 
 
 def _changes_differently(live: Finding, restarted: Finding) -> bool:
-    return live.change == restarted.change == "set" and live.recommended != restarted.recommended
+    """Both runs found it, and the file's run changes the variable otherwise: to another value, or not
+    at all (the pool the live run would raise, which the file's other lines leave no memory for)."""
+    if live.change != "set" or restarted.change not in ("set", None):
+        return False
+    return restarted.change is None or live.recommended != restarted.recommended
 
 
 def _about_the_file(ctx: AuditContext, finding: Finding, *, live_is_fine: bool) -> Finding:

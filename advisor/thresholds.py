@@ -175,6 +175,9 @@ class MemoryThresholds(Struct, frozen=True):
     # margin (capped at max_connections) instead of at max_connections: the busiest moment seen, with
     # room for a busier one (MySQLTuner's "peak" model counts them at Max_used_connections itself) ...
     observed_connections_margin: float = 1.5
+    # memory.per_connection_buffer_raised: a buffer above its default is named when its excess, at the
+    # connections the realistic peak counts, is at least this share of the limit (smaller ones are noise).
+    raised_buffer_min_fraction_of_limit: float = 0.02
     # (A high-water mark over a weak window — under EvidenceThresholds' fair_uptime_seconds since startup
     # or FLUSH STATUS — is not used at all: max_connections is counted, advisor.derived.evidence.)
     # MySQL 8.0+ TempTable engine: RAM for all in-memory temporary tables together when

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from advisor.context import AuditContext
 from advisor.derived.budget import BudgetItem, MemoryBudget, memory_budget, temp_table_limit
 from advisor.derived.evidence import high_water_source, high_water_too_short
-from advisor.derived.pool_sizing import pool_target
+from advisor.derived.pool_plan import final_pool_plan
 from advisor.findings import Evidence, Severity
 from advisor.references import MARIADB_MEMORY_ALLOCATION, MYSQL_SERVER_VARIABLES
 from advisor.rules import ALL_VERSIONS, Proposal, Rule, rule
@@ -16,6 +16,9 @@ from advisor.units import describe_bytes, format_size
 REF_MYSQL = "https://dev.mysql.com/doc/refman/8.0/en/memory-use.html"
 REF_TEMP = "https://dev.mysql.com/doc/refman/8.0/en/internal-temporary-tables.html"
 REF_TMP_SIZE = f"{MYSQL_SERVER_VARIABLES}#sysvar_tmp_table_size"
+REF_SORT_BUFFER = f"{MYSQL_SERVER_VARIABLES}#sysvar_sort_buffer_size"
+#: the per-connection buffers a query asks for per operation, safe to bring back to their defaults
+_RESETTABLE = frozenset({"sort_buffer_size", "join_buffer_size", "read_buffer_size", "read_rnd_buffer_size"})
 
 
 def _items(items: tuple[BudgetItem, ...]) -> str:
@@ -69,12 +72,48 @@ def _raise_fits(ctx: AuditContext, growth_bytes: int, limit_bytes: int) -> bool:
 
 
 def _worst_case_after(ctx: AuditContext, budget: MemoryBudget) -> int:
-    """The worst case once buffer_pool.undersized's advice is applied too (it may grow the pool)."""
-    target, pool_after = pool_target(ctx), budget.pool_bytes
-    share = ctx.thresholds.buffer_pool.undersized_fraction_of_target
-    if target is not None and budget.pool_bytes < target.unrounded_bytes * share:
-        pool_after = max(budget.pool_bytes, target.size_bytes)
+    """The worst case once the buffer_pool advice is applied too (it may grow the pool): the pool the
+    audit recommends, the one decision every advisor reads (advisor.derived.pool_plan)."""
+    plan = final_pool_plan(ctx)
+    pool_after = max(budget.pool_bytes, plan.planned_bytes) if plan is not None else budget.pool_bytes
     return budget.worst_case_bytes - budget.pool_bytes + pool_after
+
+
+def raised_buffers(ctx: AuditContext, budget: MemoryBudget) -> list[tuple[BudgetItem, int]]:
+    """The per-connection buffers set above their version's default whose excess, at the connections
+    the realistic peak counts, is a real part of it (each with its default), largest first — when that
+    peak is beyond the limit. Only the buffers a query asks for per operation (sort, join, read): a
+    query that needs more can raise them for its session; thread_stack and the binlog cache are left."""
+    if budget.realistic_peak_bytes <= budget.limit_bytes:
+        return []
+    found = []
+    least = budget.limit_bytes * ctx.thresholds.memory.raised_buffer_min_fraction_of_limit
+    for item in budget.per_connection_items:
+        default = ctx.catalog.default(item.name, ctx.version) if item.name in _RESETTABLE else None
+        if not isinstance(default, int) or isinstance(default, bool) or item.size_bytes <= default:
+            continue
+        if (item.size_bytes - default) * budget.sizing_connections >= least:
+            found.append((item, default))
+    return sorted(found, key=lambda pair: pair[1] - pair[0].size_bytes)
+
+
+def _largest(ctx: AuditContext, budget: MemoryBudget) -> str:
+    """What to lower: the largest items at the connections counted, and what the raised per-connection
+    buffers at their defaults would save."""
+    connections = budget.sizing_connections
+    over = budget.realistic_peak_bytes - budget.limit_bytes
+    text = f" Largest beside the buffer pool at {connections} connections: {budget.largest(connections)}"
+    text += f"; {describe_bytes(over)} must go to fit the limit." if over > 0 else "."
+    raised = raised_buffers(ctx, budget)
+    if raised:
+        saved = sum(item.size_bytes - default for item, default in raised) * connections
+        names = ", ".join(f"{item.name} {describe_bytes(default)}" for item, default in raised)
+        text += (
+            f" Back at their defaults ({names}) the raised per-connection buffers save "
+            f"{describe_bytes(saved)}{'' if saved >= over else ', not enough alone'} "
+            "(memory.per_connection_buffer_raised)."
+        )
+    return text
 
 
 def _advice(ctx: AuditContext, budget: MemoryBudget) -> str:
@@ -114,6 +153,9 @@ def overcommitted(ctx: AuditContext) -> Iterator[Proposal]:
 
     What we recommend: bring the sum under the limit — lower max_connections to what the application
     uses, shrink the per-connection buffers, or the buffer pool (buffer_pool sizes it from what is left).
+    The rationale names the largest items beside the pool at the connections counted, with their
+    numbers, how much must go, and what the per-connection buffers raised above their defaults would
+    save back at them (memory.per_connection_buffer_raised makes that change).
     Critical when the global buffers plus one connection's buffers (a single session that sorts and
     joins: the global buffers alone are the bare case), or the worst case at the busiest moment seen so
     far (Max_used_connections), exceed usable memory; a notice when only max_connections overcommits and
@@ -163,11 +205,67 @@ def overcommitted(ctx: AuditContext) -> Iterator[Proposal]:
         f"({_items(budget.per_connection_items)}). At max_connections={budget.max_connections} (the "
         f"configured limit) that is {describe_bytes(budget.worst_case_bytes)}, beyond the "
         f"{describe_bytes(budget.limit_bytes)} limit of the {describe_bytes(usable)} usable "
-        f"({_reserve_text(budget)}).{alone}{peak_text}{advice} Otherwise the server risks swapping and the OOM "
-        "killer.",
+        f"({_reserve_text(budget)}).{alone}{peak_text}{_largest(ctx, budget)}{advice} Otherwise the server "
+        "risks swapping and the OOM killer.",
         evidence=_evidence(ctx, budget),
         severity=_severity(budget),
     )
+
+
+@rule(
+    "memory.per_connection_buffer_raised",
+    Severity.WARNING,
+    [REF_MYSQL, MARIADB_MEMORY_ALLOCATION, REF_SORT_BUFFER],
+    ALL_VERSIONS,
+)
+def per_connection_buffer_raised(ctx: AuditContext) -> Iterator[Proposal]:
+    """What it checks: sort_buffer_size, join_buffer_size, read_buffer_size and read_rnd_buffer_size set
+    above their version's default while the memory budget's realistic peak (the connections the buffer
+    pool is sized for: Max_used_connections × 1.5, or max_connections without status or on a weak
+    window) is beyond the memory limit, and the buffer's excess at those connections is at least 2% of
+    the limit.
+
+    Why it matters: every connection that sorts or joins allocates these buffers in full, so a few
+    megabytes more each, times hundreds of connections, is gigabytes: the configuration overcommits
+    memory (memory.overcommitted), and the buffer pool cannot be given the memory it needs
+    (buffer_pool.undersized holds it back).
+
+    What we recommend: the buffer's default, one finding per buffer, largest excess first — the
+    change a DBA makes first, before the pool or max_connections: the MySQL manual warns that large
+    global sort and join buffers can slow queries down, and a query that needs more sets it for its
+    own session (SET SESSION sort_buffer_size = ...).
+
+    Caveats: quiet when the realistic peak fits, or when the buffer is at or below its default.
+    thread_stack and binlog_cache_size are left alone (too small a thread stack crashes deep
+    recursion). A query that relied on the larger buffer may sort or join in more passes: measure
+    Sort_merge_passes and Select_full_join after the change.
+    """
+    budget = memory_budget(ctx)
+    if budget is None:
+        return
+    connections = budget.sizing_connections
+    over = budget.realistic_peak_bytes - budget.limit_bytes
+    for item, default in raised_buffers(ctx, budget):
+        excess = (item.size_bytes - default) * connections
+        yield Proposal(
+            title=f"{item.name} is raised while memory is overcommitted",
+            rationale=f"{item.name} is {describe_bytes(item.size_bytes)}, above the {describe_bytes(default)} "
+            f"default; every connection that needs it allocates it in full. At the {connections} connections "
+            f"the memory budget counts ({budget.sizing_connections_source}) that is "
+            f"{describe_bytes(item.size_bytes * connections)}; the realistic peak is "
+            f"{budget.peak_arithmetic(budget.pool_bytes)} ({describe_bytes(over)} too much). Back "
+            f"at its default it saves {describe_bytes(excess)}. Set {item.name} to "
+            f"{format_size(default)}; a query that needs more can raise it for its own session "
+            "(SET SESSION), and Sort_merge_passes / Select_full_join show whether any does.",
+            evidence=(
+                Evidence(item.name, describe_bytes(item.size_bytes), item.source),
+                Evidence("default for this version", describe_bytes(default), "version catalog"),
+                Evidence("connections counted", str(connections), budget.sizing_connections_source),
+                Evidence("realistic peak", budget.peak_arithmetic(budget.pool_bytes), "memory budget"),
+            ),
+            variable=item.name,
+            recommended=format_size(default),
+        )
 
 
 @rule(
@@ -224,4 +322,4 @@ def tmp_table_limits_differ(ctx: AuditContext) -> Iterator[Proposal]:
     )
 
 
-RULES: tuple[Rule, ...] = (overcommitted, tmp_table_limits_differ)
+RULES: tuple[Rule, ...] = (overcommitted, per_connection_buffer_raised, tmp_table_limits_differ)

@@ -83,6 +83,14 @@ class BudgetItem(Struct, frozen=True):
     source: str
 
 
+class Contribution(Struct, frozen=True):
+    """What one item adds to the peak: its bytes in all, and how they add up in words."""
+
+    name: str
+    total_bytes: int
+    text: str
+
+
 class MemoryBudget(Struct, frozen=True):
     """What the configuration may allocate, against the memory limit (see the module docstring)."""
 
@@ -129,6 +137,33 @@ class MemoryBudget(Struct, frozen=True):
     def pool_room_bytes(self) -> int:
         """The largest buffer pool that keeps the realistic peak within the limit (may be ≤ 0)."""
         return self.limit_bytes - (self.realistic_peak_bytes - self.pool_bytes)
+
+    @property
+    def others_bytes(self) -> int:
+        """Everything but the pool at the realistic peak: what must come down before the pool can grow."""
+        return self.realistic_peak_bytes - self.pool_bytes
+
+    def contributions(self, connections: int) -> tuple[Contribution, ...]:
+        """Every item but the pool, per-connection buffers at `connections`, largest first."""
+        found = [
+            Contribution(item.name, item.size_bytes, describe_bytes(item.size_bytes))
+            for item in self.global_items
+            if item.name != POOL
+        ]
+        found += [
+            Contribution(
+                item.name,
+                item.size_bytes * connections,
+                f"{describe_bytes(item.size_bytes)} × {connections} connections = "
+                f"{describe_bytes(item.size_bytes * connections)}",
+            )
+            for item in self.per_connection_items
+        ]
+        return tuple(sorted(found, key=lambda found: -found.total_bytes))
+
+    def largest(self, connections: int, count: int = 3) -> str:
+        """The `count` largest contributions beside the pool, in words with their numbers."""
+        return ", ".join(f"{c.name} {c.text}" for c in self.contributions(connections)[:count])
 
     def peak_arithmetic(self, pool_bytes: int) -> str:
         """The realistic peak with a pool of `pool_bytes`, term by term, against the limit."""

@@ -2,8 +2,11 @@
 
 The buffer_pool rules present it (exceeds_memory, oversized, undersized) and the redo advisor sizes the
 redo log against the pool that will run — the recommended one when the pool changes — so pool and redo
-advice always agree. Other advisors (e.g. memory) can read `pool_plan(ctx).planned_bytes` for the pool
-after the advice.
+advice always agree. Other advisors (redo_log, memory) read `final_pool_plan(ctx).planned_bytes` for the pool
+after the advice: with drift between the file and the running server, the file's plan when it speaks
+(advisor.after_restart lets the file's verdict win). The pool never grows past what the memory budget
+leaves it: when the other buffers hold it back, the plan says so (`held_by_memory`) and grows it only
+as far as the budget allows — not at all when they already overcommit memory.
 """
 
 from __future__ import annotations
@@ -12,11 +15,12 @@ from typing import TYPE_CHECKING, Literal
 
 from msgspec import Struct
 
-from advisor.derived.budget import effective_pool_bytes, memory_budget
+from advisor.derived.budget import POOL_STEP_BYTES, effective_pool_bytes, memory_budget
 from advisor.derived.cache import once_per_audit
 from advisor.derived.evidence import Grade, cap_change
 from advisor.derived.pool_pressure import PoolPressure, pool_pressure
 from advisor.derived.pool_sizing import PoolTarget, configured_pool, dedicated, pool_target, round_pool_bytes
+from advisor.derived.restart import restart_context
 
 if TYPE_CHECKING:
     from advisor.context import AuditContext
@@ -32,6 +36,14 @@ class PoolPlan(Struct, frozen=True):
     change: PoolChange | None
     target: PoolTarget | None
     pressure: PoolPressure | None = None
+    #: The size the pool would grow to, when the memory budget holds it below that (at `planned_bytes`,
+    #: the most the budget leaves it, which may be the pool it has: then `change` is None).
+    held_by_memory: int | None = None
+
+    @property
+    def speaks(self) -> bool:
+        """The plan has something to say about the pool: a change, or a growth memory holds back."""
+        return self.change is not None or self.held_by_memory is not None
 
     @property
     def label(self) -> str:
@@ -89,9 +101,43 @@ def pool_plan(ctx: AuditContext) -> PoolPlan | None:
     if oversized(ctx, size):
         return PoolPlan(size, target.size_bytes, "oversized", target)
     pressure = undersized(ctx, size)
-    if pressure is not None:
-        return PoolPlan(size, _grown(ctx, size, target, pressure), "undersized", target, pressure)
-    return PoolPlan(size, size, None, target)
+    if pressure is None:
+        return PoolPlan(size, size, None, target)
+    grown = _grown(ctx, size, target, pressure)
+    room = _room(ctx)
+    if room is None or grown <= room:
+        return PoolPlan(size, grown, "undersized", target, pressure)
+    # The other buffers leave the pool no room to grow this far: never raise it past the budget (a
+    # larger pool would only deepen the overcommit memory.overcommitted reports).
+    if room > size:
+        return PoolPlan(size, room, "undersized", target, pressure, held_by_memory=grown)
+    return PoolPlan(size, size, None, target, pressure, held_by_memory=grown)
+
+
+def _room(ctx: AuditContext) -> int | None:
+    """The largest tidy pool the memory budget leaves room for at its realistic peak (0: none)."""
+    budget = memory_budget(ctx)
+    if budget is None:
+        return None
+    room = budget.pool_room_bytes
+    return round_pool_bytes(ctx, room) if room >= POOL_STEP_BYTES else 0
+
+
+@once_per_audit
+def final_pool_plan(ctx: AuditContext) -> PoolPlan | None:
+    """The plan whose pool the audit ends up recommending, for every other advisor to size against.
+
+    When the option file departs from the running server, the rules that read a drifted setting run
+    again over the file's values, and where the file's run says something about a variable the live
+    run changes, the file's verdict wins (advisor.after_restart): the pool in the file we hand back is
+    then the file's plan. So the redo log, the memory budget's "after the advice" and the rest cite the
+    one pool size the buffer_pool finding recommends."""
+    plan = pool_plan(ctx)
+    restarted = restart_context(ctx)
+    if restarted is None:
+        return plan
+    at_restart = pool_plan(restarted)
+    return at_restart if at_restart is not None and at_restart.speaks else plan
 
 
 def _grown(ctx: AuditContext, size: int, target: PoolTarget, pressure: PoolPressure) -> int:

@@ -169,7 +169,7 @@ def _budget_cap(ctx: AuditContext, target: int) -> tuple[int, str | None]:
     )
 
 
-def _budget_evidence(ctx: AuditContext, size: int) -> tuple[Evidence, ...]:
+def budget_evidence(ctx: AuditContext, size: int) -> tuple[Evidence, ...]:
     """The model behind the size: the limit and its reserve, the connections counted, the arithmetic."""
     budget = memory_budget(ctx)
     if budget is None:
@@ -232,5 +232,5 @@ def pool_target(ctx: AuditContext) -> PoolTarget | None:
     room = budget.pool_room_bytes if budget is not None and not why else None
     if size > memory_target or (room is not None and size > room):  # rounding up must not cross a cap
         size = round_pool_bytes(ctx, target)
-    evidence += _budget_evidence(ctx, size)
+    evidence += budget_evidence(ctx, size)
     return PoolTarget(size, target, "; ".join(reasons), tuple(evidence), _headroom(ctx, size, usable))

@@ -14,6 +14,7 @@ from msgspec import Struct
 
 from advisor.derived.cache import once_per_audit
 from advisor.derived.evidence import graded_window
+from advisor.derived.restart import measured_context
 from advisor.derived.settings import setting_source, sized_by_dedicated_server
 from advisor.findings import Evidence
 from advisor.units import MIB, describe_bytes
@@ -79,6 +80,14 @@ def redo_log(ctx: AuditContext) -> RedoLog | None:
     if ctx.knows(CAPACITY):
         return RedoLog(size * files, CAPACITY, 1, evidence)
     return RedoLog(size * files, FILE_SIZE, files, evidence)
+
+
+def running_capacity(ctx: AuditContext) -> int | None:
+    """The redo capacity the server ran with while the status was taken (advisor.derived.restart): a
+    measurement bounded by the log — the checkpoint age — is compared with this, never with a file's
+    size that has not run yet."""
+    running = redo_log(measured_context(ctx))
+    return running.capacity_bytes if running is not None else None
 
 
 def write_rate(ctx: AuditContext) -> tuple[float, Evidence] | None:

@@ -9,7 +9,8 @@ Bounds, so that a size never comes from noise or buys nothing:
   `weak_max_change_factor`;
 - what can be dirty: only pages dirty in the pool need redo, and InnoDB keeps at most
   innodb_max_dirty_pages_pct of the pool dirty — of the pool that will run (the recommended one when
-  the buffer_pool advice changes it: `advisor.derived.pool_plan`) — and never more than the InnoDB
+  the buffer_pool advice changes it: `advisor.derived.pool_plan.final_pool_plan`, the same size the
+  buffer_pool finding recommends even where the option file departs from the running server) — and never more than the InnoDB
   data and indexes (with headroom) there is to dirty, when schema facts give them;
 - rewrites: a hot page rewritten while it stays dirty adds redo at every change, so the redo written
   between a page's first change and its flush is more than the page's bytes. The log may therefore be
@@ -35,16 +36,17 @@ from msgspec import Struct
 from advisor.derived.cache import once_per_audit
 from advisor.derived.evidence import cap_change, window_grade
 from advisor.derived.io_sizing import percentage
-from advisor.derived.pool_plan import pool_plan
+from advisor.derived.pool_plan import final_pool_plan
 from advisor.derived.redo_sizing import (
     BLOB_SHARE_OF_REDO,
     blob_limited,
     checkpoint_age,
     largest_row,
+    running_capacity,
     write_rate,
 )
 from advisor.findings import Evidence
-from advisor.units import describe_bytes
+from advisor.units import describe_bytes, format_size
 
 if TYPE_CHECKING:
     from advisor.context import AuditContext
@@ -74,14 +76,16 @@ class RedoTarget(Struct, frozen=True):
 def redo_bound(ctx: AuditContext) -> RedoBound | None:
     """`redo_per_dirty_byte` times what can be dirty: innodb_max_dirty_pages_pct of the pool that will
     run, or the InnoDB data there is when it is smaller (see the module docstring)."""
-    plan = pool_plan(ctx)
+    plan = final_pool_plan(ctx)
     if plan is None:
         return None
     limits = ctx.thresholds.redo_log
     pct = min(percentage(ctx.config.text("innodb_max_dirty_pages_pct")) or _DEFAULT_MAX_DIRTY_PCT, 100.0)
     dirtiable = int(plan.planned_bytes * pct / 100)
     source = "buffer_pool advice" if plan.change else "innodb_buffer_pool_size in effect"
-    evidence = [Evidence(plan.label, describe_bytes(plan.planned_bytes), source)]
+    # the value as the buffer_pool finding writes it, so the two can be matched by eye
+    shown = f"{format_size(plan.planned_bytes)} ({describe_bytes(plan.planned_bytes)})"
+    evidence = [Evidence(plan.label, shown if plan.change else describe_bytes(plan.planned_bytes), source)]
     what = (
         f"the {pct:g}% of the {describe_bytes(plan.planned_bytes)} {plan.label} that "
         "innodb_max_dirty_pages_pct lets be dirty"
@@ -154,8 +158,8 @@ def redo_target(ctx: AuditContext, redo: RedoLog) -> RedoTarget:
     if rate_need is not None:
         bounded.append(rate_need[:2])
         notes += rate_need[2]
-    age = checkpoint_age(ctx)
-    if age is not None and age[0] > redo.capacity_bytes * limits.max_checkpoint_age_fraction:
+    age, running = checkpoint_age(ctx), running_capacity(ctx)
+    if age is not None and running and age[0] > running * limits.max_checkpoint_age_fraction:
         share = limits.target_checkpoint_age_fraction
         bounded.append(
             (int(age[0] / share), f"the observed checkpoint age to fill at most {share:.0%} of it")

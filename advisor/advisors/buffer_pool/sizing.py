@@ -10,7 +10,7 @@ from advisor.derived.budget import POOL, memory_budget
 from advisor.derived.evidence import what_to_measure
 from advisor.derived.pool_plan import PoolPlan, misconfigured, pool_plan
 from advisor.derived.pool_pressure import PoolPressure
-from advisor.derived.pool_sizing import configured_pool
+from advisor.derived.pool_sizing import budget_evidence, configured_pool
 from advisor.findings import Severity
 from advisor.references import MARIADB_MEMORY_ALLOCATION, MYSQL_INNODB_PARAMETERS
 from advisor.rules import Proposal, rule
@@ -115,7 +115,12 @@ def undersized(ctx: AuditContext) -> Iterator[Proposal]:
     schema facts give the whole dataset (the pool also holds undo pages, the change buffer and the free
     pages reads need, and the data grows). The rationale says how much room the new size leaves for the
     data to grow and how much memory stays outside the pool. Sizes are aligned to
-    innodb_buffer_pool_chunk_size × innodb_buffer_pool_instances.
+    innodb_buffer_pool_chunk_size × innodb_buffer_pool_instances. Never past what the memory budget
+    leaves the pool at its realistic peak: when the other buffers hold it below that, it grows only as
+    far as the budget allows, and when they already overcommit memory it does not grow at all — the
+    finding then changes nothing and says why: everything but the pool at the connections counted,
+    its largest items with their numbers, and by how much it must come down before the pool can grow
+    (memory.overcommitted, memory.per_connection_buffer_raised).
 
     Caveats: every input is weighed by the strength of its evidence (advisor.derived.pool_pressure):
     the strongest decides, so schema facts with data several times the pool outweigh a good hit rate
@@ -126,13 +131,31 @@ def undersized(ctx: AuditContext) -> Iterator[Proposal]:
     production profile unless schema facts show large non-InnoDB tables; the inputs cannot declare
     other programs on the host. Since MySQL 5.7.5 / MariaDB 10.2.2 the pool can be resized online.
     """
-    plan, pool, usable = _plan(ctx, "undersized"), configured_pool(ctx), ctx.usable_memory
+    plan, pool, usable = pool_plan(ctx), configured_pool(ctx), ctx.usable_memory
     if plan is None or plan.target is None or plan.pressure is None or pool is None or usable is None:
         return
     size, setting = pool
     target, pressure = plan.target, plan.pressure
     severity, why = _undersized_severity(ctx, size, usable, pressure)
-    if plan.planned_bytes < target.size_bytes:
+    held = _held_by_memory(ctx, plan)
+    if plan.change is None and held:  # no room at all: say why, change nothing
+        yield Proposal(
+            title="The buffer pool is too small, but memory has no room to grow it",
+            rationale=f"innodb_buffer_pool_size is {describe_bytes(size)}. {pressure.sentence}{why}{held} "
+            "Until then the pool stays as it is: raising it would only deepen the overcommit.",
+            # the budget at the pool as it is: the target's arithmetic would show a size not recommended
+            evidence=tuple(
+                dict.fromkeys((pool_evidence(size, setting), *pressure.evidence, *budget_evidence(ctx, size)))
+            ),
+            variable=POOL,
+            severity=severity,
+        )
+        return
+    if plan.change != "undersized":
+        return
+    if held:
+        advice = f"Raise it to {describe_bytes(plan.planned_bytes)}, all the memory budget leaves it. {held}"
+    elif plan.planned_bytes < target.size_bytes:
         advice = (
             f"Raise it to {describe_bytes(plan.planned_bytes)} for now, on the way to "
             f"{describe_bytes(target.size_bytes)} ({target.reasons}); weak evidence never moves it further."
@@ -146,6 +169,29 @@ def undersized(ctx: AuditContext) -> Iterator[Proposal]:
         variable=POOL,
         recommended=format_size(plan.planned_bytes),
         severity=severity,
+    )
+
+
+def _held_by_memory(ctx: AuditContext, plan: PoolPlan) -> str:
+    """Why the budget holds the pool below where it would grow, and by how much the rest must come
+    down first (its largest items, with their numbers); "" when it does not."""
+    budget = memory_budget(ctx)
+    wanted = plan.held_by_memory
+    if wanted is None or budget is None:
+        return ""
+    connections = budget.sizing_connections
+    others, room = budget.others_bytes, budget.pool_room_bytes
+    return (
+        f"Growing it to {describe_bytes(wanted)} needs memory the rest of the configuration already "
+        f"takes: at {connections} connections ({budget.sizing_connections_source}) everything but the pool "
+        f"may take {describe_bytes(others)} of the {describe_bytes(budget.limit_bytes)} limit — the "
+        f"largest: {budget.largest(connections)}. It must come down by "
+        f"{describe_bytes(wanted - room)} before the pool can be {describe_bytes(wanted)}"
+        + (
+            " (see memory.overcommitted and memory.per_connection_buffer_raised)."
+            if budget.realistic_peak_bytes > budget.limit_bytes
+            else ": lower the per-connection buffers or max_connections first if the pool matters more."
+        )
     )
 
 

@@ -13,6 +13,7 @@ from advisor.derived.redo_sizing import (
     duration,
     largest_row,
     redo_log,
+    running_capacity,
     write_rate,
 )
 from advisor.derived.redo_target import redo_floor, redo_target
@@ -86,13 +87,18 @@ def checkpoint_age_high(ctx: AuditContext) -> Iterator[Proposal]:
     What we recommend: a redo log in which the observed age would fill at most half (and at least an
     hour of writes when the rate is known), within what the pool may hold dirty (see redo_log.undersized).
 
+    The age is compared with the log the server ran while it was measured: where the option file sets
+    another size (drift, advisor.after_restart), the file's size has never held that age.
+
     Caveats: one snapshot; an age near capacity during a bulk load may be momentary. If the age stays
     high after resizing, innodb_io_capacity is the next thing to look at.
     """
-    redo, age = redo_log(ctx), checkpoint_age(ctx)
-    if redo is None or age is None:
+    redo, age, running = redo_log(ctx), checkpoint_age(ctx), running_capacity(ctx)
+    if redo is None or age is None or not running:
         return
-    share = age[0] / redo.capacity_bytes
+    # The age was measured on the running server: its share is of the log that ran, not of a file's
+    # size that has not run yet (a 50 MiB age in a running 96 MiB log is 52%, not 104% of the file's 48M).
+    share = age[0] / running
     if share <= ctx.thresholds.redo_log.max_checkpoint_age_fraction:
         return
     proposal = _proposal(
@@ -100,8 +106,8 @@ def checkpoint_age_high(ctx: AuditContext) -> Iterator[Proposal]:
         redo,
         "The checkpoint age is close to the redo log capacity",
         f"The checkpoint age is {describe_bytes(age[0])}, {share:.0%} of the "
-        f"{describe_bytes(redo.capacity_bytes)} "
-        "redo log: InnoDB is close to forced synchronous flushing, which stalls writes.",
+        f"{describe_bytes(running)} redo log it was measured in: InnoDB is close to forced synchronous "
+        "flushing, which stalls writes.",
         (age[1],),
     )
     if proposal is not None:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from advisor.advisors.redo_log.common import RECOVERY_COST, procedure
 from advisor.context import AuditContext
 from advisor.derived.evidence import Grade, window_grade
-from advisor.derived.pool_plan import pool_plan
+from advisor.derived.pool_plan import final_pool_plan
 from advisor.derived.redo_sizing import RedoLog, redo_log, write_rate
 from advisor.derived.redo_target import RedoBound, redo_bound, redo_target
 from advisor.findings import Evidence, Severity
@@ -34,7 +34,7 @@ def _pool_unsettled(ctx: AuditContext) -> bool:
     """The pool is not where it is headed, so the bound will grow with it and shrinking the log now
     would be undone: the pool is still the server's default with no memory known to size it, or this
     audit raises it only part of the way (weak evidence moves it at most 2× towards its target)."""
-    plan = pool_plan(ctx)
+    plan = final_pool_plan(ctx)
     if plan is None:
         return True
     if plan.target is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from advisor.advisors.redo_log.common import needs_manual_resize
+from advisor.after_restart import file_context
 from advisor.audit import AuditInputs, run_audit
 from advisor.derived.budget import effective_pool_bytes
 from advisor.derived.io_sizing import percentage
@@ -18,14 +19,18 @@ CASES = [case for case in load_cases() if not case.id.startswith("config_validit
 @pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
 def test_recommended_redo_never_outgrows_the_recommended_pool(case: Case) -> None:
     """Engine-level agreement: the redo recommended fits in twice what the pool that will run (recommended
-    or in effect) may hold dirty — or is the minimum, or the BLOB limit's need."""
+    or in effect at the next restart) may hold dirty — or is the minimum, or the BLOB limit's need."""
     inputs = case.inputs
     result = run_audit(inputs)
     redo = result.figures.get("recommended_redo_capacity_bytes")
     if not redo or any(f.rule == "redo_log.blob_too_large" for f in result.findings):
         return
     ctx = context(inputs)
-    pool = result.figures.get("recommended_buffer_pool_bytes") or effective_pool_bytes(ctx)
+    # the pool that will run: the recommended one, else the one in effect after the restart (the file's
+    # value where the file departs from the running server: the file we hand back is what runs next)
+    pool = result.figures.get("recommended_buffer_pool_bytes") or effective_pool_bytes(
+        file_context(ctx) or ctx
+    )
     assert pool is not None
     dirty_pct = percentage(ctx.config.text("innodb_max_dirty_pages_pct")) or 90.0
     limits = THRESHOLDS.redo_log

@@ -169,7 +169,7 @@ def test_a_finding_only_the_file_shows_never_carries_sql_for_the_running_server(
 
 def test_where_both_runs_change_a_variable_the_files_values_decide() -> None:
     """Live max_connections 151 and a 128M pool: the live run sizes the pool for 151 connections;
-    the file brings back 3000 (16M sort buffers each), and the pool we write must fit those."""
+    the file brings back 3000, and the pool we write must fit those."""
     result = _with_live("many_connections_in_file.cnf")
     pool = _by_variable(result)["innodb_buffer_pool_size"]
     alone = _by_variable(_audit("many_connections_in_file.cnf", variables=False, memory="16G", cpus=8))
@@ -177,3 +177,17 @@ def test_where_both_runs_change_a_variable_the_files_values_decide() -> None:
     assert pool["recommended"] == alone["recommended"]
     assert pool["rationale"].startswith("At the next restart")
     assert pool["apply_sql"] is not None  # the live pool is too small by both runs: raised live too
+
+
+def test_where_the_files_run_leaves_the_pool_no_room_the_live_raise_is_dropped() -> None:
+    """The live run (151 connections, 2M sort buffers) raises the 128M pool; the file brings back 3000
+    connections with 16M sort buffers, which overcommit memory before the pool grows at all: the
+    file's verdict wins — the pool stays, the finding says why, and no SQL raises it live either."""
+    result = _with_live("overcommitted_in_file.cnf")
+    pool = _by_variable(result)["innodb_buffer_pool_size"]
+    assert pool["recommended"] is None and pool["apply_sql"] is None
+    assert pool["rationale"].startswith("At the next restart")
+    assert "no room to grow" in pool["title"] and "must come down by" in pool["rationale"]
+    assert "innodb_buffer_pool_size" not in result["diff"]
+    sort = _by_variable(result)["sort_buffer_size"]
+    assert (sort["rule"], sort["recommended"]) == ("memory.per_connection_buffer_raised", "2M")
