@@ -7,7 +7,7 @@ differs from the file is recorded: a change not applied yet, or a file the serve
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Literal, TypeVar, cast
 
 from msgspec import Struct, field
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from advisor.inputs.innodb_status import InnodbStatus
     from advisor.inputs.optionfiles import OptionFileSet
     from advisor.inputs.schema import SchemaFacts
-    from advisor.inputs.statusvars import StatusView
+    from advisor.inputs.statusvars import StatusView, VariablesDump
 
 Source = Literal["live", "cnf", "default"]
 T = TypeVar("T")
@@ -52,13 +52,13 @@ class Setting(Struct, frozen=True):
         return "default for this version"
 
 
-#: A variables dump with fewer names than this is taken as an excerpt (`SHOW VARIABLES LIKE ...`, a
-#: hand-made list): what it lacks may exist. Every complete dump of the corpus holds 240 or more.
-COMPLETE_DUMP_MIN_NAMES = 100
-
-
 class LiveExistence(Struct, frozen=True):
     """The names of a complete SHOW GLOBAL VARIABLES dump: the truth of what exists on that server.
+
+    Complete is judged by the parser (VariablesDump.complete: the listing holds the names every full
+    listing has, advisor.inputs.listing_kind), never by its length: `SHOW GLOBAL VARIABLES LIKE
+    'innodb%'` is 142 names on MariaDB 10.11, and taken as everything it hid max_connections and
+    sync_binlog from the rules.
 
     The catalog says what a version *may* have; the server's own listing says what this build has (the
     MySQL 5.1 built-in InnoDB lacks the plugin's innodb_old_blocks_time, a plugin not loaded has no
@@ -79,10 +79,9 @@ class LiveExistence(Struct, frozen=True):
         return not (facts.alias_of and facts.alias_of in self.names)
 
     @classmethod
-    def from_dump(cls, names: Iterable[str]) -> LiveExistence | None:
-        """The oracle for a dump, or None when the dump is too short to be complete."""
-        found = frozenset(names)
-        return cls(found) if len(found) >= COMPLETE_DUMP_MIN_NAMES else None
+    def from_dump(cls, dump: VariablesDump) -> LiveExistence | None:
+        """The oracle for a dump, or None when it is an excerpt (what it lacks may exist)."""
+        return cls(frozenset(dump.values)) if dump.complete else None
 
 
 class EffectiveConfig(Struct, frozen=True):

@@ -1,7 +1,8 @@
 """The effective configuration: catalog defaults, then the my.cnf, then live SHOW VARIABLES.
 
 Live wins over the file, the file over the compiled-in default. A complete live dump is also the
-truth of what exists: a variable it lacks has no default in effect (advisor.context.LiveExistence). Settings are built on first
+truth of what exists: a variable it lacks has no default in effect (advisor.context.LiveExistence); an
+excerpt gives its values and proves nothing about the rest. Settings are built on first
 access (an audit reads a few dozen of the ~500 variables a dump holds), so building the context
 costs next to nothing. A variable whose live value differs from the file's is drift: a change
 not applied yet, or a file that is not the one the server reads.
@@ -228,7 +229,7 @@ def build_effective_config(
     """Merge the three layers; record the variables whose live value departs from the file."""
     file_entries, fixed = _file_entries(catalog, version, options, groups)
     live = dict(variables.values) if variables is not None else {}
-    existence = LiveExistence.from_dump(live) if variables is not None else None
+    existence = LiveExistence.from_dump(variables) if variables is not None else None
     settings = LayeredSettings(catalog, version, file_entries, live, existence, fixed)
     drift = tuple(
         settings[name]

@@ -100,7 +100,7 @@ def parse_inputs(
     dumps = prepared if prepared is not None else parse_dumps(inputs)
     variables = dumps.variables
     version, version_source = _version(inputs, variables, fallback_version)
-    warnings: list[InputWarning] = []
+    warnings: list[InputWarning] = list(variables.warnings) if variables is not None else []
     options = OptionFileSet.from_texts(dict(inputs.mycnf)) if inputs.mycnf else None
     if options is not None:
         warnings.extend(options.warnings)

@@ -69,7 +69,9 @@ class DumpTexts(Protocol):
 def parse_dumps(texts: DumpTexts) -> PreparedDumps:
     """Parse the dump texts; the first bad one raises InputError naming its file and line. Here, not in
     the engine: how texts pair with names and in what order samples come is part of what is prepared."""
-    variables = parse_variables(texts.variables, texts.variables_name) if texts.variables else None
+    # An empty file given is an error naming it, not a dump left out.
+    given = texts.variables is not None
+    variables = parse_variables(texts.variables or "", texts.variables_name) if given else None
     names = texts.status_names or tuple(f"status{i + 1}" for i in range(len(texts.status)))
     samples = tuple(
         sample for text, name in zip(texts.status, names, strict=False) for sample in parse_status(text, name)

@@ -23,6 +23,12 @@ from collections.abc import Mapping, Sequence
 from msgspec import Struct
 
 from advisor.errors import InputError, InputWarning
+from advisor.inputs.listing_kind import (
+    example_counters,
+    looks_like_status,
+    looks_like_variables,
+    missing_core,
+)
 from advisor.inputs.status_relative import accumulate, looks_relative, to_int
 from advisor.inputs.tabular import (
     Collector,
@@ -43,6 +49,9 @@ class VariablesDump(Struct, frozen=True):
     file: str
     values: Mapping[str, str]
     warnings: tuple[InputWarning, ...] = ()
+    #: The whole listing of its server (advisor.inputs.listing_kind): a name it lacks does not exist
+    #: there. False for an excerpt (`SHOW GLOBAL VARIABLES LIKE ...`), whose values still count.
+    complete: bool = False
 
     def get(self, name: str) -> str | None:
         return self.values.get(name.lower())
@@ -173,14 +182,37 @@ def _listings_of_kind(raw: RawSamples, status: bool, file: str) -> list[dict[str
 
 
 def parse_variables(text: str, file: str) -> VariablesDump:
-    """SHOW GLOBAL VARIABLES in any layout (also `mysqld --verbose --help`); the last listing wins."""
+    """SHOW GLOBAL VARIABLES in any layout (also `mysqld --verbose --help`); the last listing wins.
+
+    A listing of status counters is refused (SHOW GLOBAL STATUS given as variables); one that lacks the
+    core names of a full listing is an excerpt: used, with a warning, but not `complete`."""
     raw = read_samples(text, file)
     listings = _listings_of_kind(raw, False, file)
     if len(listings) > 1:
         raw.warnings.append(
             InputWarning(f"{len(listings)} variable listings in one file; using the last", file=file)
         )
-    return VariablesDump(file, listings[-1], tuple(raw.warnings))
+    values = listings[-1]
+    if looks_like_status(values):
+        raise InputError(
+            f"this is SHOW GLOBAL STATUS output ({example_counters(values)}, ...), not SHOW GLOBAL "
+            "VARIABLES: give it as the status (--status), and the variables as the variables",
+            file=file,
+        )
+    missing = missing_core(values, help_output=raw.layout is Layout.HELP)
+    if missing:
+        raw.warnings.append(_filtered_warning(len(values), missing, file))
+    return VariablesDump(file, values, tuple(raw.warnings), complete=not missing)
+
+
+def _filtered_warning(count: int, missing: tuple[str, ...], file: str) -> InputWarning:
+    shown = ", ".join(missing[:4]) + (f" and {len(missing) - 4} more" if len(missing) > 4 else "")
+    return InputWarning(
+        f"looks like a filtered listing: {count} variable(s), without {shown}, which every full "
+        "SHOW GLOBAL VARIABLES has; its values are used, but a variable it leaves out is not taken as "
+        "absent from the server (give the full SHOW GLOBAL VARIABLES for that)",
+        file=file,
+    )
 
 
 def parse_status(text: str, file: str) -> tuple[StatusSample, ...]:
@@ -189,6 +221,12 @@ def parse_status(text: str, file: str) -> tuple[StatusSample, ...]:
     if raw.layout is Layout.HELP:
         raise InputError("this is mysqld --help output: it lists variables, not status counters", file=file)
     samples = _listings_of_kind(raw, True, file)
+    if any(looks_like_variables(sample) for sample in samples):
+        raise InputError(
+            "this is SHOW GLOBAL VARIABLES output (version, datadir, max_connections, ...), not SHOW "
+            "GLOBAL STATUS: give it as the variables (--variables), and the status as the status",
+            file=file,
+        )
     warnings = list(raw.warnings)
     if len(samples) > 1 and looks_relative(samples):
         samples = accumulate(samples)
