@@ -15,6 +15,7 @@ import msgspec
 from sqlalchemy.orm import Session
 
 from advisor.errors import InputError
+from advisor.inputs.text_encoding import UTF16_ADVICE, looks_utf16
 from services.audit_facts import WATCHED_VARIABLES
 from services.errors import InvalidInput, NotFound, TooLarge
 from services.pagination import Page, after, check_limit, make_page
@@ -113,6 +114,8 @@ def check_limits(upload: SnapshotUpload, limits: SnapshotLimits = LIMITS) -> Non
                 f"{name}: {size / MiB:.1f} MiB is over the limit of {limits.max_file_bytes // MiB} MiB"
             )
         if "\x00" in text:
+            if looks_utf16(text):  # PowerShell's `>`: say how to save it rather than "binary"
+                raise InvalidInput(f"{name}: {UTF16_ADVICE}", file=name)
             raise InvalidInput(f"{name}: binary content (NUL bytes) is not a text dump", file=name)
         if not _encodable(text):
             raise InvalidInput(f"{name}: not valid UTF-8 text (a lone surrogate)", file=name)

@@ -37,6 +37,7 @@ from advisor.inputs.innodb_sections import (
     read_semaphores,
 )
 from advisor.inputs.innodb_transactions import InnodbTransaction, parse_transactions
+from advisor.inputs.text_encoding import refuse_utf16
 
 __all__ = ["CORE_SECTIONS", "InnodbStatus", "InnodbTransaction", "parse_innodb_status"]
 
@@ -165,6 +166,7 @@ class InnodbStatus(Struct, frozen=True):
 
 def parse_innodb_status(text: str, file: str) -> InnodbStatus:
     """Parse one SHOW ENGINE INNODB STATUS dump in any layout; InputError if it is not one at all."""
+    refuse_utf16(text, file)
     unescaped = _unescape_batch(text)
     if unescaped is not None:
         text = unescaped

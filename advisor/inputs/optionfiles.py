@@ -51,6 +51,7 @@ from advisor.inputs.optionedits import OptionFileEdits
 from advisor.inputs.optiongroups import groups_read
 from advisor.inputs.optionincludes import resolve_includes
 from advisor.inputs.optionscan import Include, OptionEntry, Scan, check_text, scan
+from advisor.inputs.text_encoding import refuse_utf16
 
 __all__ = [
     "EffectiveOption",
@@ -184,6 +185,7 @@ def parse_option_file(text: str, path: str, *, strict: bool = True) -> OptionFil
     """
     if not isinstance(text, str):
         raise InputError(f"an option file must be text, not {type(text).__name__}", file=path)
+    refuse_utf16(text, path)
     markup = check_text(text, path)
     bom = _BOM if text.startswith(_BOM) else ""
     lines = text[len(bom) :].split("\n")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from advisor.inputs.schema_facts import SchemaFacts, SchemaLayout, TableFacts
+from advisor.inputs.text_encoding import refuse_utf16
 
 __all__ = ["SchemaFacts", "SchemaLayout", "TableFacts", "parse_schema"]
 
@@ -35,6 +36,7 @@ def parse_schema(text: str, file: str, *, without_key: bool | None = None) -> Sc
     """
     if without_key is None:
         without_key = _WITHOUT_KEY_NAME.search(file.rsplit("/", 1)[-1]) is not None
+    refuse_utf16(text, file)
     body = text.removeprefix("\ufeff")  # editors on Windows write a BOM
     start = body.lstrip()[:1]
     if not start:

@@ -41,6 +41,7 @@ from advisor.inputs.tabular import (
 )
 from advisor.inputs.tabular_columns import read_columns, read_help
 from advisor.inputs.tabular_exports import read_json, read_plain_csv, read_quoted_csv
+from advisor.inputs.text_encoding import refuse_utf16
 
 
 class VariablesDump(Struct, frozen=True):
@@ -141,6 +142,7 @@ class StatusView(Struct, frozen=True):
 
 def read_samples(text: str, file: str) -> RawSamples:
     """Detect the layout and read every sample; InputError naming the first line not understood."""
+    refuse_utf16(text, file)
     if text.startswith("\ufeff"):
         text = text[1:]
     if "\r" in text:

@@ -16,6 +16,7 @@ from tests.api.helpers import (
     FINDING_FIELDS,
     MYCNF_PATH,
     SECRET,
+    STATUS_FILES,
     VARIABLES_FILE,
     Tenants,
     assert_problem,
@@ -23,6 +24,7 @@ from tests.api.helpers import (
     corpus_json,
     corpus_upload,
 )
+from tests.corpus import corpus_file
 from tests.fixtures.worker_process import WorkerProcess
 
 #: the sysbench machine's facts as form fields (corpus README: 24 GiB, 2 cores, SSD-class disk).
@@ -165,6 +167,27 @@ def test_two_files_come_back_with_their_paths_and_the_combined_diff_applies_from
         "etc/mysql/conf.d/tuning.cnf",
         "dropin/etc/mysql/conf.d/zz-innotune.cnf",
     } <= set(names)
+
+
+def test_status_uploaded_as_variables_is_a_422_naming_it(client: TestClient, tenants: Tenants) -> None:
+    """SHOW GLOBAL STATUS in the variables field is refused through the InputError path (it audited
+    quietly as a variables dump lacking everything), and a UTF-16 upload is named as such."""
+    mixed_up = [("variables", ("status.tsv", corpus_bytes(STATUS_FILES[1])))]
+    problem = assert_problem(
+        client.post("/v1/analyze", files=mixed_up, data=FACTS, headers=tenants.mine.headers), 422
+    )
+    assert problem["file"] == "status.tsv" and "SHOW GLOBAL STATUS" in problem["detail"]
+    utf16 = corpus_file(VARIABLES_FILE).read_text().encode("utf-16")
+    problem = assert_problem(
+        client.post(
+            "/v1/analyze",
+            files=[("variables", ("vars.txt", utf16))],
+            data=FACTS,
+            headers=tenants.mine.headers,
+        ),
+        422,
+    )
+    assert problem["file"] == "vars.txt" and "UTF-16" in problem["detail"]
 
 
 def test_more_paths_than_files_is_a_clear_422(client: TestClient, tenants: Tenants) -> None:
