@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from advisor.advisors.connections.common import round_up
+from advisor.derived.budget import memory_budget
 from advisor.derived.evidence import (
     high_water_grade,
     high_water_seconds,
@@ -70,6 +71,9 @@ def near_limit(ctx: AuditContext) -> Iterator[Proposal]:
     loop) also reaches the limit: more
     connections then only move the failure to memory, so look at who connects first. The memory advisor
     checks that the new limit fits the memory budget.
+    The limit is raised only as far as every allowed connection fits the memory budget (advisor.derived.
+    budget: global buffers plus each connection's buffers within the limit): a server turning clients away
+    is better than one the OOM killer stops; beyond that the finding says what memory must be freed first.
     """
     status, limit = ctx.status, ctx.config.number("max_connections")
     if status is None or not limit:
@@ -94,21 +98,48 @@ def near_limit(ctx: AuditContext) -> Iterator[Proposal]:
         target = min(target, int(facts.max))
     if target <= limit:
         return
+    fits, memory_note = _fits_memory(ctx, limit, target)
+    if memory_note is not None:
+        evidence.append(memory_note)
     short = None if refused else high_water_too_short(ctx, "max_connections")
+    if short is None and memory_note is not None and fits <= limit:
+        short = (
+            f"Raising it to {target} would let the connections' buffers take more memory than the limit "
+            "allows (see the memory at the raised limit): lower the per-connection buffers or give the server "
+            "more memory first; until then clients are turned away, rather than the server running out of memory."
+        )
+    headroom = ctx.thresholds.connections.max_connections_headroom
+    how = f"the peak times {headroom:g}" if fits >= target else (
+        f"not the {target} the peak times {headroom:g} gives: more connections would not fit the memory budget"
+    )  # fmt: skip
+    target = min(target, fits)
     what = f"{refused} connection(s) were refused with \"Too many connections\"" if refused else (
         f"the peak of {peak} connections is within {100 - 100 * (peak or 0) // limit}% of the limit"
     )  # fmt: skip
     yield Proposal(
         title=f"max_connections ({limit}) is reached or nearly reached",
         rationale=f"{what}. At the limit every new client is turned away. Raise max_connections to {target} "
-        f"(the peak times {ctx.thresholds.connections.max_connections_headroom:g}), and check that the "
-        "connection count is real demand rather than a pool or retry storm."
+        f"({how}), and check that the connection count is real demand rather than a pool or retry storm."
         if short is None
         else f"{what}. {short}",
         evidence=tuple(evidence),
         variable=None if short else "max_connections",
         recommended=None if short else str(target),
         severity=None if refused else Severity.NOTICE,
+    )
+
+
+def _fits_memory(ctx: AuditContext, limit: int, target: int) -> tuple[int, Evidence | None]:
+    """The highest max_connections up to `target` whose every connection fits the memory budget
+    (rounded down to ten, never below the current limit), and the arithmetic when `target` does not fit."""
+    budget = memory_budget(ctx)
+    each = budget.per_connection_bytes if budget is not None else 0
+    if budget is None or not each or budget.global_bytes + target * each <= budget.limit_bytes:
+        return target, None
+    room = budget.limit_bytes - budget.global_bytes
+    fits = max(limit, room // each // 10 * 10)
+    return fits, Evidence(
+        "memory at the raised limit", budget.arithmetic(budget.pool_bytes, target), "memory budget"
     )
 
 
