@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from advisor.context import EffectiveConfig, LiveExistence, ReadLog, Setting
 from advisor.effective_lines import entry_in_force
 from advisor.maximum_prefix import last_setting, maximum_sets_value
-from advisor.redact import is_secret_option
+from advisor.redact import holds_secret_pair, is_secret_option
 from advisor.sql import same_value
 from advisor.units import parse_bool, parse_size
 
@@ -236,6 +236,8 @@ def build_effective_config(
         for name, entry in file_entries.items()
         if name in live
         and not is_secret_option(name)  # never echoed, and the server masks some (`********`)
+        and not holds_secret_pair(_entry_value(entry))  # wsrep_provider_options' socket.ssl_password=…
+        and not holds_secret_pair(live[name])
         and _differs(catalog, version, name, _entry_value(entry), live[name])
     )
     seen = _pool_seen_in_status(file_entries, status) if variables is None else None

@@ -126,8 +126,8 @@ def lost_at_restart(ctx: AuditContext) -> Iterator[Proposal]:
             f"sets it: it was set with SET GLOBAL (or by a file or option we did not see), and at the next "
             f"restart it returns to the default {default}"
             + (", which weakens what survives a crash" if durable else "")
-            + ". The recommended file keeps the running value. If a file not uploaded already sets it, "
-            "the line is redundant.",
+            + ". The recommended file keeps the running value, unless another finding here recommends a "
+            "different one for it. If a file not uploaded already sets it, the line is redundant.",
             evidence=(
                 Evidence(name, setting.value, "SHOW GLOBAL VARIABLES"),
                 Evidence("default for this version", str(default), "version catalog"),

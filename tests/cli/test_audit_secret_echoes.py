@@ -73,3 +73,24 @@ def test_a_password_inside_wsrep_provider_options_is_never_echoed(tmp_path: Path
     code, text = _run("--mycnf", str(cnf), "--server-version", "10.11.19-MariaDB", *ARGS, "--format", output)
     assert code in (0, 1), text
     assert "Hunter2Secret" not in text
+
+
+@pytest.mark.parametrize("side", ["file", "live"])
+def test_json_drift_holds_no_secret_pair(tmp_path: Path, side: str) -> None:
+    """Drift of wsrep_provider_options whose file or live value holds a password pair is left out (review 4)."""
+    secret = "socket.ssl_password=FileSecret9" if side == "file" else "socket.ssl_password = LiveSecret9"
+    file_value = f"gcache.size=2G;{secret}" if side == "file" else "gcache.size=2G"
+    live_value = f"gcache.size = 1G; {secret}; socket.ssl = YES" if side == "live" else "gcache.size = 1G"
+    cnf = tmp_path / "my.cnf"
+    cnf.write_text(f'[mysqld]\ninnodb_io_capacity = 300\nwsrep_provider_options = "{file_value}"\n')
+    dump = tmp_path / "variables.tsv"
+    rows = [
+        line
+        for line in corpus_file(VARIABLES).read_text().splitlines()
+        if not line.startswith("wsrep_provider_options\t")
+    ]
+    dump.write_text("\n".join([*rows, f"wsrep_provider_options\t{live_value}"]) + "\n")
+    code, output = _run("--mycnf", str(cnf), "--variables", str(dump), *ARGS, "--format", "json")
+    assert code in (0, 1), output
+    assert "Secret9" not in output
+    assert "innodb_io_capacity" in {entry["name"] for entry in json.loads(output)["drift"]}
