@@ -131,7 +131,9 @@ def test_like_innodb_dump_keeps_the_rules_on_the_file_values() -> None:
         assert "memory.overcommitted" in found
     # the pool is held back (the file's connections overcommit memory) and the sort buffer comes down
     assert "buffer_pool.undersized" in partial and partial["buffer_pool.undersized"] is None
-    assert partial["memory.per_connection_buffer_raised"] == full["memory.per_connection_buffer_raised"] == "2M"
+    assert (
+        partial["memory.per_connection_buffer_raised"] == full["memory.per_connection_buffer_raised"] == "2M"
+    )
     assert "like.tsv: looks like a filtered listing: 142 variable(s)" in (partial["warnings"] or "")
     assert "filtered listing" not in (full["warnings"] or "")
 
