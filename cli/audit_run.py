@@ -90,6 +90,8 @@ def _print_dropin(result: AuditResult) -> None:
     echo(f"innotune audit: install it as {dropin.path}", err=True)
     if dropin.include_line:
         echo(f"innotune audit: and append `{dropin.include_line}` to {dropin.include_into}", err=True)
+    if dropin.include_note:
+        echo(f"innotune audit: the server does not read it yet: {dropin.include_note}", err=True)
     for item in dropin.cannot_fix:  # also at the file's end, but a tool installing it reads stderr
         echo(f"innotune audit: the drop-in cannot fix this: {item}", err=True)
 

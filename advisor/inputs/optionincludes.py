@@ -24,26 +24,30 @@ if TYPE_CHECKING:
 _DRIVE_RE: Final = lazy(r"[A-Za-z]:/")
 
 
-def _normpath(path: str) -> str:
+def normpath(path: str) -> str:
+    """`path` with `/` separators (a Windows `C:\\x` is `C:/x`), `.` and `..` folded."""
     return posixpath.normpath(path.replace("\\", "/"))
 
 
-def _is_absolute(path: str) -> bool:
-    return path.startswith(("/", "~")) or _DRIVE_RE().match(path) is not None
+def is_absolute(path: str) -> bool:
+    """Whether the server finds `path` wherever it runs from: `/…`, `~/…` (it expands `~`), or a drive
+    (`C:/…`, `C:\\…`). Anything else it reads from its own working directory (`/` under systemd), not
+    from the folder of the file naming it."""
+    return path.startswith(("/", "~")) or _DRIVE_RE().match(path.replace("\\", "/")) is not None
 
 
 class _Resolver:
     """Find uploaded files by the path an include names."""
 
     def __init__(self, paths: Collection[str]) -> None:
-        self.by_path = {_normpath(path): path for path in paths if path}
+        self.by_path = {normpath(path): path for path in paths if path}
 
     @staticmethod
     def wanted(target: str, including: str) -> str:
         target = target.replace("\\", "/")
-        if _is_absolute(target):
-            return _normpath(target)
-        return _normpath(posixpath.join(posixpath.dirname(_normpath(including)), target))
+        if is_absolute(target):
+            return normpath(target)
+        return normpath(posixpath.join(posixpath.dirname(normpath(including)), target))
 
     def file(self, target: str, including: str) -> list[str]:
         wanted = self.wanted(target, including)
@@ -53,7 +57,7 @@ class _Resolver:
         tails = [
             path
             for norm, path in self.by_path.items()
-            if not _is_absolute(norm) and wanted.endswith("/" + norm)
+            if not is_absolute(norm) and wanted.endswith("/" + norm)
         ]
         return tails if len(tails) == 1 else []
 
@@ -71,7 +75,7 @@ class _Resolver:
                 continue
             if folder == wanted:
                 exact.append((base, path))
-            elif folder and not _is_absolute(folder) and wanted.endswith("/" + folder):
+            elif folder and not is_absolute(folder) and wanted.endswith("/" + folder):
                 tails.append((base, path))
         return [path for _, path in sorted(exact or tails)]
 
@@ -86,7 +90,7 @@ class _Resolver:
             parts = norm.split("/")[:-1]
             heads = ("/".join(parts[:i]) for i in range(1, len(parts) + 1))
             if any(
-                head == wanted or (not _is_absolute(head) and wanted.endswith("/" + head)) for head in heads
+                head == wanted or (not is_absolute(head) and wanted.endswith("/" + head)) for head in heads
             ):
                 found.append(path)
         return found
@@ -103,6 +107,9 @@ class _Walker:
         self.paths: list[str] = []
         self.order: list[OptionEntry] = []
         self.stack: list[str] = []
+        #: `!includedir` lines in the order the server finishes reading them (their folder's files and
+        #: all those include): a drop-in named last in the last one's folder is read after all of them.
+        self.directories_done: list[Include] = []
 
     def walk(self, path: str) -> None:
         self.read.add(path)
@@ -128,6 +135,8 @@ class _Walker:
                 self.warnings.append(InputWarning(message, include.file, include.line))
             else:
                 self.walk(target)
+        if include.directory:
+            self.directories_done.append(include)
 
 
 def resolve_includes(
@@ -143,6 +152,24 @@ def resolve_includes(
     full paths. Reading starts from the files nobody includes, in upload order; files only reachable
     through a cycle are read last.
     """
+    walker, unread, warnings = _walk(files)
+    return tuple(walker.order), tuple(walker.paths), unread, (*warnings, *walker.warnings)
+
+
+def last_directory_read(files: Mapping[str, OptionFile]) -> Include | None:
+    """The `!includedir` line whose folder the server finishes reading last, walking the includes as
+    `resolve_includes` does: a file named to sort last in that folder is read after every uploaded
+    file read so far, nested folders included. Not simply the last `!includedir` line read: in
+    `!includedir mariadb.conf.d/` whose `10-nest.cnf` says `!includedir extra.d/`, extra.d is done
+    before `50-server.cnf` … `~override.cnf` are read, and mariadb.conf.d after them. None without one.
+    """
+    done = _walk(files)[0].directories_done
+    return done[-1] if done else None
+
+
+def _walk(files: Mapping[str, OptionFile]) -> tuple[_Walker, tuple[str, ...], list[InputWarning]]:
+    """Resolve every include among `files` and read them as the server does: the walker (read order),
+    the uploads an `!includedir` passes over, and the warnings found resolving."""
     resolver = _Resolver(files)
     targets: dict[tuple[str, int], list[str]] = {}
     included: set[str] = set()
@@ -173,7 +200,7 @@ def resolve_includes(
     for path in files:
         if path not in walker.read:
             walker.walk(path)
-    return tuple(walker.order), tuple(walker.paths), unread, (*warnings, *walker.warnings)
+    return walker, unread, warnings
 
 
 def directory_read(files: Collection[str], include: Include) -> tuple[str, list[str]]:

@@ -137,11 +137,17 @@ class DropInRead(ReadModel):
     path: str = Field(description="Where to install it (an `!includedir` folder, else beside the main file).")
     text: str
     include_line: str | None = Field(
-        description="The line to append to `include_into`; null when read already."
+        description="The line to append to `include_into` (an absolute path); null when read already, "
+        "or when the main file's folder is not known (`include_note`)."
     )
     include_into: str | None
     cannot_fix: list[str] = Field(
         description="Changes the override file cannot make (removals, later lines)."
+    )
+    include_note: str | None = Field(
+        default=None,
+        description="Set when an `!include` line is needed but cannot be given (the main file was "
+        "uploaded by a relative path, or none was): what to write instead.",
     )
 
 
