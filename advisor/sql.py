@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from advisor.catalog import Catalog
 from advisor.units import format_size, parse_bool, parse_size
 from advisor.version import ServerVersion
@@ -16,8 +18,15 @@ def _unit(catalog: Catalog, version: ServerVersion, name: str) -> str | None:
 
 def normalise_value(catalog: Catalog, version: ServerVersion, name: str, value: str) -> str:
     """A canonical spelling: sizes in bytes, booleans ON/OFF, enums upper case, quotes stripped."""
+    return _canonical(_unit(catalog, version, name), value)
+
+
+# An audit compares ~140 values, mostly the same few dozen (unit, text) pairs in every audit of a fleet:
+# the spelling depends on nothing else, so it is worked out once per process (bounded).
+@lru_cache(maxsize=8192)
+def _canonical(unit: str | None, value: str) -> str:
+    """`value` spelled canonically for a variable of `unit` (None: a name the catalog lacks)."""
     text = value.strip().strip("'\"")
-    unit = _unit(catalog, version, name)
     if unit in _NUMERIC_UNITS or unit is None:
         size = parse_size(text)
         if size is not None:
@@ -33,9 +42,10 @@ def normalise_value(catalog: Catalog, version: ServerVersion, name: str, value: 
 
 def numeric_value(catalog: Catalog, version: ServerVersion, name: str, value: str | None) -> int | None:
     """The value as a number (sizes in bytes, counts, seconds) for a numeric variable; else None."""
-    if value is None or _unit(catalog, version, name) not in _NUMERIC_UNITS:
+    unit = _unit(catalog, version, name)
+    if value is None or unit not in _NUMERIC_UNITS:
         return None
-    normalised = normalise_value(catalog, version, name, value)
+    normalised = _canonical(unit, value)
     return int(normalised) if normalised.lstrip("-").isdigit() else None
 
 
@@ -49,7 +59,8 @@ def same_spelling(catalog: Catalog, version: ServerVersion, name: str, current: 
 
 def same_value(catalog: Catalog, version: ServerVersion, name: str, left: str, right: str) -> bool:
     """`1G` equals `1073741824`, `on` equals `ON`, `o_direct` equals `O_DIRECT`."""
-    return normalise_value(catalog, version, name, left) == normalise_value(catalog, version, name, right)
+    unit = _unit(catalog, version, name)
+    return _canonical(unit, left) == _canonical(unit, right)
 
 
 def _sql_literal(catalog: Catalog, version: ServerVersion, name: str, value: str) -> str:
