@@ -11,7 +11,7 @@ not applied yet, or a file that is not the one the server reads.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar, overload
 
 from advisor.context import EffectiveConfig, LiveExistence, ReadLog, Setting
 from advisor.effective_lines import entry_in_force
@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from advisor.inputs.optionfiles import OptionEntry, OptionFileSet
     from advisor.inputs.statusvars import StatusView, VariablesDump
     from advisor.version import ServerVersion
+
+T = TypeVar("T")
 
 # Prefixes whose entries do not set the variable itself (`maximum-x` caps SET SESSION x).
 _NOT_A_VALUE = frozenset({"maximum", "autoset"})
@@ -66,15 +68,29 @@ class LayeredSettings(Mapping[str, Setting]):
         self.log = ReadLog()
 
     def __getitem__(self, name: str) -> Setting:
-        names = self.log.names
-        if names is not None:
-            names.add(name)
-        if name not in self._cache:
-            self._cache[name] = self._build(name)
-        found = self._cache[name]
+        found = self.setting(name)
         if found is None:
             raise KeyError(name)
         return found
+
+    def setting(self, name: str) -> Setting | None:
+        """The setting, or None when no layer has it: what `get` answers, without the KeyError that
+        Mapping.get catches (rules ask for ~150 settings an audit, several absent)."""
+        names = self.log.names
+        if names is not None:
+            names.add(name)
+        if name in self._cache:
+            return self._cache[name]
+        found = self._cache[name] = self._build(name)
+        return found
+
+    @overload
+    def get(self, name: str, /) -> Setting | None: ...
+    @overload
+    def get(self, name: str, /, default: Setting | T) -> Setting | T: ...
+    def get(self, name: str, /, default: object = None) -> object:
+        found = self.setting(name)
+        return default if found is None else found
 
     def __iter__(self) -> Iterator[str]:
         self.log.names = None
