@@ -184,8 +184,8 @@ class DerivedFacts:
             finally:
                 self._reads[compute] = log.end(outer)
             return value
-        if log is not None:
-            log.include(self._reads.get(compute, set()))
+        if log is not None and compute in self._reads:  # (carried-over facts have no reads to charge)
+            log.include(self._reads[compute])
         return value
 
     def carried_over(self, changed: Collection[str]) -> DerivedFacts:
