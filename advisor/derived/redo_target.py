@@ -42,6 +42,7 @@ from advisor.derived.redo_sizing import (
     blob_limited,
     checkpoint_age,
     largest_row,
+    redo_log,
     running_capacity,
     write_rate,
 )
@@ -149,8 +150,13 @@ def _bounded(ctx: AuditContext, needs: list[tuple[int, str]]) -> tuple[list[tupl
     return [(min(need, limit), f"{reason}, bounded by the buffer pool") for need, reason in needs], note
 
 
-def redo_target(ctx: AuditContext, redo: RedoLog) -> RedoTarget:
-    """One recommendation for every redo rule: the largest need, bounded (see the module docstring)."""
+@once_per_audit  # three redo rules ask for it, in the first run and again after a restart's values
+def redo_target(ctx: AuditContext) -> RedoTarget | None:
+    """One recommendation for every redo rule: the largest need, bounded (see the module docstring);
+    None when innodb_dedicated_server sizes the log (no RedoLog)."""
+    redo = redo_log(ctx)
+    if redo is None:
+        return None
     limits = ctx.thresholds.redo_log
     bounded: list[tuple[int, str]] = []
     notes = ""

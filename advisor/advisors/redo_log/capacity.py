@@ -151,7 +151,8 @@ def undersized(ctx: AuditContext) -> Iterator[Proposal]:
         return
     limits = ctx.thresholds.redo_log
     hour = rate[0] * 3600 * limits.target_hours_of_writes
-    if redo.capacity_bytes * limits.tolerance_factor >= redo_target(ctx, redo).total_bytes:
+    target = redo_target(ctx)
+    if target is None or redo.capacity_bytes * limits.tolerance_factor >= target.total_bytes:
         return
     short = redo.capacity_bytes * limits.tolerance_factor < hour
     lasts = (

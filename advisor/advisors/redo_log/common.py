@@ -44,8 +44,8 @@ def proposal(
     severity: Severity | None = None,
 ) -> Proposal | None:
     """Resize to the one redo target (None when it is not larger), with recovery cost and procedure."""
-    target = redo_target(ctx, redo)
-    if target.total_bytes <= redo.capacity_bytes:
+    target = redo_target(ctx)
+    if target is None or target.total_bytes <= redo.capacity_bytes:
         return None
     per_setting = redo.setting_for(target.total_bytes)
     how = "" if redo.files == 1 else f" ({redo.files} files of {describe_bytes(per_setting)})"

@@ -8,8 +8,8 @@ from advisor.advisors.redo_log.common import RECOVERY_COST, procedure
 from advisor.context import AuditContext
 from advisor.derived.evidence import Grade, window_grade
 from advisor.derived.pool_plan import final_pool_plan
-from advisor.derived.redo_sizing import RedoLog, redo_log, write_rate
-from advisor.derived.redo_target import RedoBound, redo_bound, redo_target
+from advisor.derived.redo_sizing import redo_log, write_rate
+from advisor.derived.redo_target import RedoBound, RedoTarget, redo_bound, redo_target
 from advisor.findings import Evidence, Severity
 from advisor.references import MARIADB_CONFIGURE_REDO, MYSQL_INNODB_CHECKPOINTS
 from advisor.rules import ALL_VERSIONS, Proposal, rule
@@ -18,10 +18,9 @@ from advisor.units import describe_bytes, format_size
 REF_MARIADB = "https://mariadb.com/kb/en/innodb-redo-log/"
 
 
-def _shrink_to(ctx: AuditContext, redo: RedoLog, bound: RedoBound) -> tuple[int, str]:
+def _shrink_to(ctx: AuditContext, target: RedoTarget, bound: RedoBound) -> tuple[int, str]:
     """The one redo target when a fair or strong write rate sized it; else the bound (rounded up),
     the most that can buy anything — without a trusted rate we do not cut below it."""
-    target = redo_target(ctx, redo)
     grade = window_grade(ctx)
     if write_rate(ctx) is not None and grade is not None and grade.grade is not Grade.WEAK:
         return target.total_bytes, f"sized for {target.reason}"
@@ -81,10 +80,10 @@ def oversized(ctx: AuditContext) -> Iterator[Proposal]:
     if redo is None or bound is None or _pool_unsettled(ctx):
         return
     factor = ctx.thresholds.redo_log.oversized_factor
-    target = redo_target(ctx, redo)
-    if redo.capacity_bytes <= max(bound.size_bytes, target.total_bytes) * factor:
+    target = redo_target(ctx)
+    if target is None or redo.capacity_bytes <= max(bound.size_bytes, target.total_bytes) * factor:
         return
-    size, why = _shrink_to(ctx, redo, bound)
+    size, why = _shrink_to(ctx, target, bound)
     if size >= redo.capacity_bytes:
         return
     value = redo.setting_for(size)
