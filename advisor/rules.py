@@ -10,6 +10,7 @@ conflicts between advisors.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import cache
 from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
@@ -58,20 +59,26 @@ class Versions(Struct, frozen=True):
         return low <= version.as_tuple() < high
 
     def describe(self) -> str:
-        parts = []
-        for flavor, bounds in (("MySQL/Percona", self.mysql), ("MariaDB", self.mariadb)):
-            if bounds is None:
-                continue
-            low, high = (".".join(str(n) for n in bound) for bound in bounds)
-            if bounds == ((0,), (99,)):
-                parts.append(f"{flavor} (all versions)")
-            elif bounds[1] == (99,):
-                parts.append(f"{flavor} {low}+")
-            elif bounds[0] == (0,):
-                parts.append(f"{flavor} before {high}")
-            else:
-                parts.append(f"{flavor} {low} to before {high}")
-        return "; ".join(parts)
+        return _describe(self)
+
+
+@cache  # a few dozen distinct rule ranges; every finding says which versions its rule applies to
+def _describe(versions: Versions) -> str:
+    """`MySQL/Percona 8.0.30+; MariaDB (all versions)`: the ranges in words."""
+    parts = []
+    for flavor, bounds in (("MySQL/Percona", versions.mysql), ("MariaDB", versions.mariadb)):
+        if bounds is None:
+            continue
+        low, high = (".".join(str(n) for n in bound) for bound in bounds)
+        if bounds == ((0,), (99,)):
+            parts.append(f"{flavor} (all versions)")
+        elif bounds[1] == (99,):
+            parts.append(f"{flavor} {low}+")
+        elif bounds[0] == (0,):
+            parts.append(f"{flavor} before {high}")
+        else:
+            parts.append(f"{flavor} {low} to before {high}")
+    return "; ".join(parts)
 
 
 ALL_VERSIONS = Versions()

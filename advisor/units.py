@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _SIZE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKmMgGtTpPeE])?[bB]?\s*$")
 _SUFFIX_POWER = {"k": 1, "m": 2, "g": 3, "t": 4, "p": 5, "e": 6}
@@ -62,6 +63,9 @@ def parse_bool(text: str | None) -> bool | None:
     return None
 
 
+# Evidence and rationales describe ~70 sizes an audit, the same pool, log and buffer sizes again and again.
+# typed: a float size prints otherwise below a KiB (`2.0 bytes`), and 2.0 == 2 would share the entry.
+@lru_cache(maxsize=4096, typed=True)
 def describe_bytes(size: int) -> str:
     """`24 GiB`, `16.8 GiB`, `96 MiB`, `512 KiB` — for evidence and rationales, not for a my.cnf."""
     for unit, name in ((GIB, "GiB"), (MIB, "MiB"), (KIB, "KiB")):
