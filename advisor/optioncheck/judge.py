@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from advisor.optioncheck import data as catalogs
 from advisor.optioncheck import names as naming
 from advisor.optioncheck.model import OptionFacts, Outcome, Verdict
@@ -23,6 +25,10 @@ from advisor.optioncheck.validated import check_validated
 from advisor.optioncheck.values import ValueCheck, check_value
 
 
+# A pure function of the line, the server and the plugins loaded (the option data is read once per process):
+# a line config_validity cannot pass over as fine (a removed option MariaDB ignores, say) is judged in every
+# audit of every server that has it, and the frozen Verdict can be shared.
+@lru_cache(maxsize=4096)
 def judge(name: str, value: str | None, *, flavor: str, version: str | tuple[int, ...], os: str = "linux",
           loose: bool = False, prefix_matching: bool = True, plugins: frozenset[str] = frozenset()) -> Verdict:  # fmt: skip
     """What `flavor` `version` does at startup with the option-file line `name = value`.
