@@ -91,7 +91,13 @@ def replica_updates_off(ctx: AuditContext) -> Iterator[Proposal]:
     Why it matters: if this replica is ever promoted, the other replicas cannot continue from it and
     its binary log lacks everything it applied: no point-in-time recovery across the switch.
 
-    What we recommend: ON on replicas that may be promoted (with binary logging on).
+    What we recommend: ON on replicas that may be promoted. Without a binary log the line alone does
+    nothing (mariadbd 10.11 starts and warns "You need to use --log-bin to make --log-slave-updates
+    work"; the variable reads ON and nothing is logged), so then the file is left as it is and the
+    finding says what to set together: log_bin with a base name of your choice (a bare log_bin names
+    the files after the host — mariadbd warns that a hostname change breaks replication; MySQL 5.7
+    also refuses to start with log_bin and no server_id), a unique server_id, and the updates flag.
+    The base name is the DBA's choice (backups and tools follow it), so we do not write it.
 
     Caveats: information only: a replica used purely for reads or backups does not need it, and it
     costs binlog writes. MySQL 8.0 turns it on by default.
@@ -102,13 +108,24 @@ def replica_updates_off(ctx: AuditContext) -> Iterator[Proposal]:
     setting = ctx.config.get(name)
     if setting is None or parse_bool(setting.value) is not False:
         return
-    binlog = binlog_enabled(ctx)
-    extra = " Binary logging is off here too: enable log_bin as well." if binlog is False else ""
+    if binlog_enabled(ctx) is False:
+        yield Proposal(
+            title=f"Replica does not log what it applies ({name}=OFF, and no binary log)",
+            rationale="If this replica is promoted to primary, the remaining replicas cannot follow it "
+            "and it has no binary log of what it replicated, so point-in-time recovery across the "
+            f"promotion is impossible. {name} = ON alone does nothing without a binary log (MariaDB "
+            f'warns "You need to use --log-bin to make --log-slave-updates work"), so this file is left '
+            "as it is. If this replica may be promoted, set together under [mysqld]: log_bin = <base name> "
+            "(name it: a bare log_bin names the files after the host, and a hostname change breaks "
+            f"replication), a unique server_id, and {name} = ON; then restart.",
+            evidence=(setting_evidence(setting),),
+        )
+        return
     yield Proposal(
         title=f"Replica does not log what it applies ({name}=OFF)",
         rationale="If this replica is promoted to primary, the remaining replicas cannot follow it "
         "and its own binary log holds none of the data it replicated, so point-in-time recovery "
-        f"across the promotion is impossible.{extra}",
+        "across the promotion is impossible.",
         evidence=(setting_evidence(setting),),
         variable=name,
         recommended="ON",
