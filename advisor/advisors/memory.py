@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from advisor.context import AuditContext
-from advisor.derived.budget import BudgetItem, MemoryBudget, memory_budget, temp_table_limit
+from advisor.derived.budget import (
+    BudgetItem,
+    MemoryBudget,
+    memory_budget,
+    optimizes_join_buffer_size,
+    temp_table_limit,
+)
+from advisor.derived.connection_plan import planned_budget
 from advisor.derived.evidence import high_water_source, high_water_too_short
 from advisor.derived.pool_plan import final_pool_plan
 from advisor.findings import Evidence, Severity
@@ -17,12 +24,19 @@ REF_MYSQL = "https://dev.mysql.com/doc/refman/8.0/en/memory-use.html"
 REF_TEMP = "https://dev.mysql.com/doc/refman/8.0/en/internal-temporary-tables.html"
 REF_TMP_SIZE = f"{MYSQL_SERVER_VARIABLES}#sysvar_tmp_table_size"
 REF_SORT_BUFFER = f"{MYSQL_SERVER_VARIABLES}#sysvar_sort_buffer_size"
+REF_ORDER_BY = "https://dev.mysql.com/doc/refman/8.0/en/order-by-optimization.html"
+REF_MARIADB_JOIN_BUFFERS = "https://mariadb.com/kb/en/block-based-join-algorithms/#size-of-join-buffers"
 #: the per-connection buffers a query asks for per operation, safe to bring back to their defaults
 _RESETTABLE = frozenset({"sort_buffer_size", "join_buffer_size", "read_buffer_size", "read_rnd_buffer_size"})
 
 
 def _items(items: tuple[BudgetItem, ...]) -> str:
-    return ", ".join(f"{item.name} {describe_bytes(item.size_bytes)}" for item in items)
+    return ", ".join(f"{item.name} {describe_bytes(item.size_bytes)}{_of_set(item)}" for item in items)
+
+
+def _of_set(item: BudgetItem) -> str:
+    """` (of 8 MiB set)` for an item counted at less than its value, else ""."""
+    return f" (of {describe_bytes(item.set_bytes)} set)" if item.configured_bytes is not None else ""
 
 
 def _evidence(ctx: AuditContext, budget: MemoryBudget) -> tuple[Evidence, ...]:
@@ -72,29 +86,46 @@ def _raise_fits(ctx: AuditContext, growth_bytes: int, limit_bytes: int) -> bool:
 
 
 def _worst_case_after(ctx: AuditContext, budget: MemoryBudget) -> int:
-    """The worst case once the buffer_pool advice is applied too (it may grow the pool): the pool the
-    audit recommends, the one decision every advisor reads (advisor.derived.pool_plan)."""
+    """The worst case once the buffer_pool and connections advice is applied too (it may grow the pool
+    and raise max_connections): the pool the audit recommends, the one decision every advisor reads
+    (advisor.derived.pool_plan), at the max_connections it recommends (advisor.derived.connection_plan)."""
+    budget = planned_budget(ctx) or budget
     plan = final_pool_plan(ctx)
     pool_after = max(budget.pool_bytes, plan.planned_bytes) if plan is not None else budget.pool_bytes
     return budget.worst_case_bytes - budget.pool_bytes + pool_after
 
 
 def raised_buffers(ctx: AuditContext, budget: MemoryBudget) -> list[tuple[BudgetItem, int]]:
-    """The per-connection buffers set above their version's default whose excess, at the connections
-    the realistic peak counts, is a real part of it (each with its default), largest first — when that
-    peak is beyond the limit. Only the buffers a query asks for per operation (sort, join, read): a
-    query that needs more can raise them for its session; thread_stack and the binlog cache are left."""
-    if budget.realistic_peak_bytes <= budget.limit_bytes:
+    """The per-connection buffers to bring back to their version's default (each with its default),
+    largest saving first, when the realistic peak is beyond the limit: of those set above the default
+    whose saving at the connections the peak counts is a real part of it (2% of the limit), only as many
+    as it takes to bring the peak within the limit — all of them when even that is not enough. Only
+    the buffers a query asks for per operation (sort, join, read): a query that needs more can raise
+    them for its session; thread_stack and the binlog cache are left. The saving is on the size the
+    budget counts (a MariaDB join buffer counted at join_buffer_space_limit saves only down to it)."""
+    over = budget.realistic_peak_bytes - budget.limit_bytes
+    if over <= 0:
         return []
-    found = []
     least = budget.limit_bytes * ctx.thresholds.memory.raised_buffer_min_fraction_of_limit
+    candidates = []
     for item in budget.per_connection_items:
         default = ctx.catalog.default(item.name, ctx.version) if item.name in _RESETTABLE else None
-        if not isinstance(default, int) or isinstance(default, bool) or item.size_bytes <= default:
+        if not isinstance(default, int) or isinstance(default, bool) or item.set_bytes <= default:
             continue
-        if (item.size_bytes - default) * budget.sizing_connections >= least:
-            found.append((item, default))
-    return sorted(found, key=lambda pair: pair[1] - pair[0].size_bytes)
+        if _saving(item, default) * budget.sizing_connections >= least:
+            candidates.append((item, default))
+    candidates.sort(key=lambda pair: -_saving(*pair))
+    chosen: list[tuple[BudgetItem, int]] = []
+    for item, default in candidates:
+        if sum(_saving(*pair) for pair in chosen) * budget.sizing_connections >= over:
+            break  # the resets so far bring the peak within the limit: the other buffers may stay
+        chosen.append((item, default))
+    return chosen
+
+
+def _saving(item: BudgetItem, default: int) -> int:
+    """What one connection saves with the buffer back at its default, on the size the budget counts."""
+    return item.size_bytes - min(default, item.size_bytes)
 
 
 def _largest(ctx: AuditContext, budget: MemoryBudget) -> str:
@@ -106,7 +137,7 @@ def _largest(ctx: AuditContext, budget: MemoryBudget) -> str:
     text += f"; {describe_bytes(over)} must go to fit the limit." if over > 0 else "."
     raised = raised_buffers(ctx, budget)
     if raised:
-        saved = sum(item.size_bytes - default for item, default in raised) * connections
+        saved = sum(_saving(item, default) for item, default in raised) * connections
         names = ", ".join(f"{item.name} {describe_bytes(default)}" for item, default in raised)
         text += (
             f" Back at their defaults ({names}) the raised per-connection buffers save "
@@ -215,7 +246,7 @@ def overcommitted(ctx: AuditContext) -> Iterator[Proposal]:
 @rule(
     "memory.per_connection_buffer_raised",
     Severity.WARNING,
-    [REF_MYSQL, MARIADB_MEMORY_ALLOCATION, REF_SORT_BUFFER],
+    [REF_MYSQL, MARIADB_MEMORY_ALLOCATION, REF_SORT_BUFFER, REF_ORDER_BY, REF_MARIADB_JOIN_BUFFERS],
     ALL_VERSIONS,
 )
 def per_connection_buffer_raised(ctx: AuditContext) -> Iterator[Proposal]:
@@ -225,15 +256,23 @@ def per_connection_buffer_raised(ctx: AuditContext) -> Iterator[Proposal]:
     window) is beyond the memory limit, and the buffer's excess at those connections is at least 2% of
     the limit.
 
-    Why it matters: every connection that sorts or joins allocates these buffers in full, so a few
-    megabytes more each, times hundreds of connections, is gigabytes: the configuration overcommits
-    memory (memory.overcommitted), and the buffer pool cannot be given the memory it needs
-    (buffer_pool.undersized holds it back).
+    Why it matters: each connection that sorts, joins or reads ahead may take these buffers up to their
+    size, so a few megabytes more each, times hundreds of connections, is gigabytes: the configuration
+    overcommits memory (memory.overcommitted), and the buffer pool cannot be given the memory it needs
+    (buffer_pool.undersized holds it back). How much a connection really takes depends on the server:
+    on MariaDB and on MySQL before 8.0.12 a sort allocates sort_buffer_size in full; from MySQL 8.0.12
+    filesort allocates it in increments as needed, up to sort_buffer_size (the MySQL manual,
+    sort_buffer_size and "ORDER BY Optimization"), so the full size is the ceiling a large sort
+    reaches, not what every sort takes. On MariaDB with optimize_join_buffer_size=on (the default from
+    10.4) the optimizer sizes each join buffer up to join_buffer_size and all join buffers of one query
+    together stay within join_buffer_space_limit, so the budget counts the lower of the two. The
+    arithmetic counts every buffer at that ceiling: the worst case, which memory must survive.
 
-    What we recommend: the buffer's default, one finding per buffer, largest excess first — the
-    change a DBA makes first, before the pool or max_connections: the MySQL manual warns that large
-    global sort and join buffers can slow queries down, and a query that needs more sets it for its
-    own session (SET SESSION sort_buffer_size = ...).
+    What we recommend: the buffer's default, one finding per buffer, largest saving first, and only
+    as many buffers as it takes to bring the realistic peak within the limit (all of them when even that
+    is not enough) — the change a DBA makes first, before the pool or max_connections: the MySQL manual
+    warns that large global sort and join buffers can slow queries down, and a query that needs more
+    sets it for its own session (SET SESSION sort_buffer_size = ...).
 
     Caveats: quiet when the realistic peak fits, or when the buffer is at or below its default.
     thread_stack and binlog_cache_size are left alone (too small a thread stack crashes deep
@@ -246,13 +285,18 @@ def per_connection_buffer_raised(ctx: AuditContext) -> Iterator[Proposal]:
     connections = budget.sizing_connections
     over = budget.realistic_peak_bytes - budget.limit_bytes
     for item, default in raised_buffers(ctx, budget):
-        excess = (item.size_bytes - default) * connections
+        excess = _saving(item, default) * connections
+        counted = (
+            f" (counted at {describe_bytes(item.size_bytes)}: {item.source})"
+            if item.configured_bytes is not None
+            else ""
+        )
         yield Proposal(
             title=f"{item.name} is raised while memory is overcommitted",
-            rationale=f"{item.name} is {describe_bytes(item.size_bytes)}, above the {describe_bytes(default)} "
-            f"default; every connection that needs it allocates it in full. At the {connections} connections "
-            f"the memory budget counts ({budget.sizing_connections_source}) that is "
-            f"{describe_bytes(item.size_bytes * connections)}; the realistic peak is "
+            rationale=f"{item.name} is {describe_bytes(item.set_bytes)}, above the {describe_bytes(default)} "
+            f"default{counted}; {_allocation(ctx, item.name)} At the {connections} connections the memory "
+            f"budget counts ({budget.sizing_connections_source}) that is "
+            f"{describe_bytes(item.size_bytes * connections)} at most; the realistic peak is "
             f"{budget.peak_arithmetic(budget.pool_bytes)} ({describe_bytes(over)} too much). Back "
             f"at its default it saves {describe_bytes(excess)}. Set {item.name} to "
             f"{format_size(default)}; a query that needs more can raise it for its own session "
@@ -266,6 +310,23 @@ def per_connection_buffer_raised(ctx: AuditContext) -> Iterator[Proposal]:
             variable=item.name,
             recommended=format_size(default),
         )
+
+
+def _allocation(ctx: AuditContext, name: str) -> str:
+    """How a connection takes this buffer on this server, in one sentence: the budget counts its ceiling."""
+    version = ctx.version
+    if name == "sort_buffer_size" and version.is_mysql_family and version.at_least(8, 0, 12):
+        return (
+            f"since MySQL 8.0.12 a sort allocates it in increments as needed, up to sort_buffer_size "
+            f"({REF_SORT_BUFFER}), so a small sort takes far less; the budget counts that ceiling, which "
+            "every large sort can reach."
+        )
+    if name == "join_buffer_size" and version.is_mariadb and optimizes_join_buffer_size(ctx)[0]:
+        return (
+            "with optimize_join_buffer_size=on the optimizer sizes each join buffer up to it, and all join "
+            "buffers of one query share join_buffer_space_limit; the budget counts that ceiling."
+        )
+    return "every connection that needs it allocates it in full; the budget counts it once per connection."
 
 
 @rule(

@@ -33,12 +33,15 @@ allocates them (measured: 2.5 MiB resident per busy sysbench connection at the d
 an idle one far less (86 KiB). A full temporary table in every connection at once is not a load anyone
 sees: the limits are a ceiling per table, most implicit temporary tables are small, and one that
 outgrows the limit moves to disk. Each buffer is counted once per connection, although a complex query
-can allocate some of them more than once.
+can allocate some of them more than once. On MariaDB with optimizer_switch optimize_join_buffer_size=on
+(the default from 10.4) the join buffer is counted at the lower of join_buffer_size and
+join_buffer_space_limit, the space all join buffers of one query share.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from typing import TYPE_CHECKING
 
 from msgspec import Struct
@@ -69,6 +72,8 @@ _PER_CONNECTION_BUFFERS = (
     "read_rnd_buffer_size",
     "thread_stack",
 )
+JOIN_BUFFER = "join_buffer_size"
+JOIN_SPACE_LIMIT = "join_buffer_space_limit"
 _TEMP_TABLE = "in-memory temporary table"
 #: The server's own memory beyond its configured buffers (a budget item of its own).
 SERVER_OWN = "server's own memory"
@@ -81,6 +86,13 @@ class BudgetItem(Struct, frozen=True):
     name: str
     size_bytes: int
     source: str
+    #: the value set, when the item is counted at less (join_buffer_size under join_buffer_space_limit)
+    configured_bytes: int | None = None
+
+    @property
+    def set_bytes(self) -> int:
+        """The value the variable is set to (`size_bytes` unless it is counted at less)."""
+        return self.configured_bytes if self.configured_bytes is not None else self.size_bytes
 
 
 class Contribution(Struct, frozen=True):
@@ -233,6 +245,40 @@ def _key_cache(ctx: AuditContext) -> BudgetItem | None:
     return BudgetItem(KEY_CACHE, size, source)
 
 
+def optimizes_join_buffer_size(ctx: AuditContext) -> tuple[bool, str]:
+    """MariaDB's optimizer_switch flag optimize_join_buffer_size, and where its value came from: the
+    optimizer_switch given (a file line or the live dump may name only some flags; the others keep
+    their defaults), else the version's default — on from 10.4, off before (MariaDB 10.1-10.3 dumps
+    show off; the knowledge base's table of defaults shows on from 10.5.0)."""
+    switch = ctx.config.get("optimizer_switch")
+    found = re.search(r"optimize_join_buffer_size\s*=\s*(\w+)", switch.value) if switch is not None else None
+    if switch is not None and found is not None and found.group(1).lower() in ("on", "off"):
+        return found.group(1).lower() == "on", f"optimizer_switch ({switch.where()})"
+    on = not ctx.version.before(10, 4)
+    return on, f"the optimizer_switch default of MariaDB {ctx.version.line}"
+
+
+def _join_buffer(ctx: AuditContext) -> BudgetItem | None:
+    """join_buffer_size per connection. On MariaDB with optimize_join_buffer_size=on, all join buffers
+    of one query together are capped at join_buffer_space_limit (the knowledge base's "Block-Based
+    Join Algorithms"; with the flag off the limit is not applied): counted at the lower of the two."""
+    item = _item(ctx, JOIN_BUFFER)
+    if item is None or not ctx.version.is_mariadb:
+        return item
+    space = _item(ctx, JOIN_SPACE_LIMIT)
+    if space is None or space.size_bytes >= item.size_bytes:
+        return item
+    on, where = optimizes_join_buffer_size(ctx)
+    if not on:
+        return item
+    source = (
+        f"{item.source}: {describe_bytes(item.size_bytes)} counted at {describe_bytes(space.size_bytes)}, "
+        f"join_buffer_space_limit ({space.source}) — with optimize_join_buffer_size=on ({where}) all join "
+        "buffers of one query together stay within it"
+    )
+    return BudgetItem(JOIN_BUFFER, space.size_bytes, source, configured_bytes=item.size_bytes)
+
+
 def _temp_tables_use_memory_engine(ctx: AuditContext) -> bool:
     """MEMORY (heap) tables hold in-memory internal temporary tables: MariaDB, MySQL before 8.0, or
     MySQL 8.0+ with internal_tmp_mem_storage_engine=MEMORY (TempTable, the 8.0 default, pools RAM)."""
@@ -321,7 +367,11 @@ def _compute(ctx: AuditContext) -> MemoryBudget | None:
     global_items = [BudgetItem(POOL, pool, pool_source)]
     global_items += [item for item in (_key_cache(ctx),) if item is not None]
     global_items += [item for name in _GLOBAL_BUFFERS if (item := _item(ctx, name)) is not None]
-    per_connection = [item for name in _PER_CONNECTION_BUFFERS if (item := _item(ctx, name)) is not None]
+    per_connection = [
+        item
+        for name in _PER_CONNECTION_BUFFERS
+        if (item := _join_buffer(ctx) if name == JOIN_BUFFER else _item(ctx, name)) is not None
+    ]
     if ctx.config.flag("log_bin") is not False:  # a binary log cache per connection that writes
         per_connection += [item for item in (_item(ctx, "binlog_cache_size"),) if item is not None]
     temp = temp_table_limit(ctx)

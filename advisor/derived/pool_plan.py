@@ -6,7 +6,10 @@ advice always agree. Other advisors (redo_log, memory) read `final_pool_plan(ctx
 after the advice: with drift between the file and the running server, the file's plan when it speaks
 (advisor.after_restart lets the file's verdict win). The pool never grows past what the memory budget
 leaves it: when the other buffers hold it back, the plan says so (`held_by_memory`) and grows it only
-as far as the budget allows — not at all when they already overcommit memory.
+as far as the budget allows — not at all when they already overcommit memory. The budget is the one at
+the max_connections this audit recommends (advisor.derived.connection_plan.planned_budget): when
+connections.near_limit raises it, the pool grows only into what every connection of the new limit
+leaves, so the file we hand back never overcommits its own budget.
 """
 
 from __future__ import annotations
@@ -15,8 +18,9 @@ from typing import TYPE_CHECKING, Literal
 
 from msgspec import Struct
 
-from advisor.derived.budget import POOL_STEP_BYTES, effective_pool_bytes, memory_budget
+from advisor.derived.budget import POOL_STEP_BYTES, effective_pool_bytes
 from advisor.derived.cache import once_per_audit
+from advisor.derived.connection_plan import planned_budget
 from advisor.derived.evidence import Grade, cap_change
 from advisor.derived.pool_pressure import PoolPressure, pool_pressure
 from advisor.derived.pool_sizing import PoolTarget, configured_pool, dedicated, pool_target, round_pool_bytes
@@ -59,7 +63,7 @@ def exceeds_memory(ctx: AuditContext, size: int) -> bool:
 
 def oversized(ctx: AuditContext, size: int) -> bool:
     """Above 90% of usable memory, beyond what the budget leaves it, and above the target."""
-    usable, target, budget = ctx.usable_memory, pool_target(ctx), memory_budget(ctx)
+    usable, target, budget = ctx.usable_memory, pool_target(ctx), planned_budget(ctx)
     if usable is None or target is None or budget is None:
         return False
     if size >= usable or size <= usable * ctx.thresholds.buffer_pool.oversized_fraction_of_memory:
@@ -116,7 +120,7 @@ def pool_plan(ctx: AuditContext) -> PoolPlan | None:
 
 def _room(ctx: AuditContext) -> int | None:
     """The largest tidy pool the memory budget leaves room for at its realistic peak (0: none)."""
-    budget = memory_budget(ctx)
+    budget = planned_budget(ctx)
     if budget is None:
         return None
     room = budget.pool_room_bytes

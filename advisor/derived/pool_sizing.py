@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
-from advisor.derived.budget import POOL, POOL_STEP_BYTES, memory_budget
+from advisor.derived.budget import POOL, POOL_STEP_BYTES
 from advisor.derived.cache import once_per_audit
+from advisor.derived.connection_plan import planned_budget
 from advisor.derived.settings import sized_by_dedicated_server
 from advisor.findings import Evidence
 from advisor.model import Profile
@@ -149,7 +150,7 @@ def _dataset_cap(ctx: AuditContext, target: int) -> tuple[int, bool, str | None]
 
 def _budget_cap(ctx: AuditContext, target: int) -> tuple[int, str | None]:
     """Cap the target by what the memory budget leaves the pool at the realistic peak."""
-    budget = memory_budget(ctx)
+    budget = planned_budget(ctx)
     if budget is None or budget.pool_room_bytes >= target:
         return target, None
     others = budget.realistic_peak_bytes - budget.pool_bytes
@@ -171,7 +172,7 @@ def _budget_cap(ctx: AuditContext, target: int) -> tuple[int, str | None]:
 
 def budget_evidence(ctx: AuditContext, size: int) -> tuple[Evidence, ...]:
     """The model behind the size: the limit and its reserve, the connections counted, the arithmetic."""
-    budget = memory_budget(ctx)
+    budget = planned_budget(ctx)
     if budget is None:
         return ()
     found = [
@@ -228,7 +229,7 @@ def pool_target(ctx: AuditContext) -> PoolTarget | None:
         target, fit_dataset = capped, False
         reasons.append(why)
     size = round_pool_bytes(ctx, target, up=fit_dataset)
-    budget = memory_budget(ctx)
+    budget = planned_budget(ctx)
     room = budget.pool_room_bytes if budget is not None and not why else None
     if size > memory_target or (room is not None and size > room):  # rounding up must not cross a cap
         size = round_pool_bytes(ctx, target)

@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 from advisor.advisors.buffer_pool.common import REF_SIZE, pool_evidence
 from advisor.context import AuditContext
-from advisor.derived.budget import POOL, memory_budget
+from advisor.derived.budget import POOL
+from advisor.derived.connection_plan import planned_budget
 from advisor.derived.evidence import what_to_measure
 from advisor.derived.pool_plan import PoolPlan, misconfigured, pool_plan
 from advisor.derived.pool_pressure import PoolPressure
@@ -76,7 +77,7 @@ def oversized(ctx: AuditContext) -> Iterator[Proposal]:
         _plan(ctx, "oversized"),
         configured_pool(ctx),
         ctx.usable_memory,
-        memory_budget(ctx),
+        planned_budget(ctx),
     )
     if plan is None or plan.target is None or pool is None or usable is None or budget is None:
         return
@@ -175,7 +176,7 @@ def undersized(ctx: AuditContext) -> Iterator[Proposal]:
 def _held_by_memory(ctx: AuditContext, plan: PoolPlan) -> str:
     """Why the budget holds the pool below where it would grow, and by how much the rest must come
     down first (its largest items, with their numbers); "" when it does not."""
-    budget = memory_budget(ctx)
+    budget = planned_budget(ctx)
     wanted = plan.held_by_memory
     if wanted is None or budget is None:
         return ""

@@ -6,13 +6,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from advisor.advisors.connections.common import round_up
-from advisor.derived.budget import memory_budget
-from advisor.derived.evidence import (
-    high_water_grade,
-    high_water_seconds,
-    high_water_source,
-    high_water_too_short,
-)
+from advisor.derived.connection_plan import connection_plan
+from advisor.derived.evidence import high_water_grade, high_water_seconds, high_water_source
 from advisor.findings import Evidence, Severity
 from advisor.references import MYSQL_SERVER_VARIABLES
 from advisor.rules import Proposal, rule
@@ -67,22 +62,21 @@ def near_limit(ctx: AuditContext) -> Iterator[Proposal]:
 
     Caveats: Max_used_connections is the peak since startup or since FLUSH STATUS, which resets it; over
     a weak window (advisor.derived.evidence: under an hour) and with no refused connection, the notice
-    changes nothing and says the window is too short. A connection storm (a pool misconfigured, a retry
-    loop) also reaches the limit: more
-    connections then only move the failure to memory, so look at who connects first. The memory advisor
-    checks that the new limit fits the memory budget.
+    changes nothing and says the window is too short. A peak above the present limit means the limit was
+    lowered live since; the finding says so. A connection storm (a pool misconfigured, a retry loop) also
+    reaches the limit: more connections then only move the failure to memory, so look at who connects
+    first.
     The limit is raised only as far as every allowed connection fits the memory budget (advisor.derived.
-    budget: global buffers plus each connection's buffers within the limit): a server turning clients away
-    is better than one the OOM killer stops; beyond that the finding says what memory must be freed first.
+    budget: global buffers plus each connection's buffers within the limit) with the buffer pool the
+    server has now: a server turning clients away is better than one the OOM killer stops; beyond that
+    the finding says what memory must be freed first. The raise is decided before the pool's growth
+    (advisor.derived.connection_plan): clients refused are errors, a pool short of memory is slowness,
+    so buffer_pool.undersized grows the pool only into what every connection of the raised limit leaves.
     """
-    status, limit = ctx.status, ctx.config.number("max_connections")
-    if status is None or not limit:
+    plan, status = connection_plan(ctx), ctx.status
+    if plan is None or status is None:
         return
-    peak = status.value("Max_used_connections")
-    refused = status.delta("Connection_errors_max_connections")
-    near = peak is not None and peak >= ctx.thresholds.connections.near_limit_fraction * limit
-    if not near and not refused:
-        return
+    limit, peak, refused = plan.limit, plan.peak, plan.refused
     setting = ctx.config.get("max_connections")
     evidence = [Evidence("max_connections", str(limit), setting.where() if setting else "effective config")]
     peak_evidence = _peak(ctx, status)
@@ -91,56 +85,42 @@ def near_limit(ctx: AuditContext) -> Iterator[Proposal]:
     if refused:
         source = f"SHOW GLOBAL STATUS Connection_errors_max_connections, {status.describe_window()}"
         evidence.append(Evidence("connections refused at the limit", str(refused), source))
-    base = max(peak or 0, limit) if refused else (peak or limit)
-    target = round_up(base * ctx.thresholds.connections.max_connections_headroom, 10)
-    facts = ctx.catalog.lookup("max_connections", ctx.version)
-    if facts is not None and facts.max is not None:
-        target = min(target, int(facts.max))
-    if target <= limit:
-        return
-    fits, memory_note = _fits_memory(ctx, limit, target)
-    if memory_note is not None:
-        evidence.append(memory_note)
-    short = None if refused else high_water_too_short(ctx, "max_connections")
-    if short is None and memory_note is not None and fits <= limit:
-        short = (
-            f"Raising it to {target} would let the connections' buffers take more memory than the limit "
-            "allows (see the memory at the raised limit): lower the per-connection buffers or give the server "
-            "more memory first; until then clients are turned away, rather than the server running out of memory."
-        )
+    if plan.memory_arithmetic is not None:
+        evidence.append(Evidence("memory at the raised limit", plan.memory_arithmetic, "memory budget"))
     headroom = ctx.thresholds.connections.max_connections_headroom
-    how = f"the peak times {headroom:g}" if fits >= target else (
-        f"not the {target} the peak times {headroom:g} gives: more connections would not fit the memory budget"
+    how = f"the peak times {headroom:g}" if plan.planned >= plan.wanted else (
+        f"not the {plan.wanted} the peak times {headroom:g} gives: more connections would not fit the memory "
+        "budget with the present buffer pool, which grows only into what they leave"
     )  # fmt: skip
-    target = min(target, fits)
-    what = f"{refused} connection(s) were refused with \"Too many connections\"" if refused else (
-        f"the peak of {peak} connections is within {100 - 100 * (peak or 0) // limit}% of the limit"
+    what = f"{refused} connection(s) were refused with \"Too many connections\"" if refused else _peak_words(
+        peak or 0, limit
     )  # fmt: skip
     yield Proposal(
         title=f"max_connections ({limit}) is reached or nearly reached",
-        rationale=f"{what}. At the limit every new client is turned away. Raise max_connections to {target} "
-        f"({how}), and check that the connection count is real demand rather than a pool or retry storm."
-        if short is None
-        else f"{what}. {short}",
+        rationale=f"{what}. At the limit every new client is turned away. Raise max_connections to "
+        f"{plan.planned} ({how}), and check that the connection count is real demand rather than a pool or "
+        "retry storm."
+        if plan.held is None
+        else f"{what}. {plan.held}",
         evidence=tuple(evidence),
-        variable=None if short else "max_connections",
-        recommended=None if short else str(target),
+        variable=None if plan.held else "max_connections",
+        recommended=None if plan.held else str(plan.planned),
         severity=None if refused else Severity.NOTICE,
     )
 
 
-def _fits_memory(ctx: AuditContext, limit: int, target: int) -> tuple[int, Evidence | None]:
-    """The highest max_connections up to `target` whose every connection fits the memory budget
-    (rounded down to ten, never below the current limit), and the arithmetic when `target` does not fit."""
-    budget = memory_budget(ctx)
-    each = budget.per_connection_bytes if budget is not None else 0
-    if budget is None or not each or budget.global_bytes + target * each <= budget.limit_bytes:
-        return target, None
-    room = budget.limit_bytes - budget.global_bytes
-    fits = max(limit, room // each // 10 * 10)
-    return fits, Evidence(
-        "memory at the raised limit", budget.arithmetic(budget.pool_bytes, target), "memory budget"
-    )
+def _peak_words(peak: int, limit: int) -> str:
+    """The peak against the present limit, in words. Max_used_connections may pass max_connections by
+    one (the connection kept for an administrator); further only when the limit was lowered live after
+    the peak (the high-water mark keeps it until a restart or FLUSH STATUS)."""
+    if peak > limit + 1:
+        return (
+            f"the peak of {peak} connections exceeded the present limit of {limit}: max_connections was "
+            "lowered since the peak (if on purpose, to keep connections out, leave it and ignore this)"
+        )
+    if peak >= limit:
+        return f"the peak of {peak} connections reached the limit of {limit}"
+    return f"the peak of {peak} connections is within {100 - 100 * peak // limit}% of the limit"
 
 
 @rule(
