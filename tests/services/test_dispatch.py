@@ -224,3 +224,30 @@ def test_a_forced_reaudit_refers_to_the_stored_snapshot_instead_of_copying_it(
     assert snapshots == dict.fromkeys(fleet.server_ids, 1)
     assert len(referenced) == 6
     assert all(snapshot_id == snapshot_of[server_id] for server_id, snapshot_id in referenced)
+
+
+def test_a_server_with_an_audit_still_queued_or_running_is_skipped(
+    fleet_organization: OrganizationHandle,
+) -> None:
+    """Never two audits of a server in flight: a forced run skips the servers whose audit of an earlier
+    run is queued or running, and audits the one whose audit finished."""
+    fleet = make_fleet(fleet_organization, 3)
+    queued_server, running_server, finished_server = fleet.server_ids
+    with unit_of_work() as session:
+        start_reaudit(session, fleet_organization.id, fleet.id, force=True)
+    first = _dispatch_until_idle()
+    with unit_of_work() as session:
+        by_server = dict(session.execute(select(Audit.server_id, Audit.id).where(Audit.id.in_(first))).all())
+    _succeed([by_server[finished_server]])
+    with unit_of_work() as session:
+        running = session.get(Audit, by_server[running_server])
+        assert running is not None
+        running.status = "running"
+        second = start_reaudit(session, fleet_organization.id, fleet.id, force=True)
+    again = _dispatch_until_idle()
+    with unit_of_work() as session:
+        servers = session.execute(select(Audit.server_id).where(Audit.id.in_(again))).scalars().all()
+        assert list(servers) == [finished_server]
+        progress = get_run_progress(session, fleet_organization.id, fleet.id, second.id)
+        assert (progress["skipped_in_flight"], progress["queued"]) == (2, 1)
+    assert queued_server not in servers
