@@ -18,14 +18,14 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from advisor.audit import ADVISOR_VERSION, run_audit
+from advisor.audit import ADVISOR_VERSION, AuditInputs, run_audit, validate_inputs
 from advisor.errors import InputError
 from conf.settings import get_settings
 from services.audits.results import succeeded_values
 from services.audits.runs import MAX_ERROR_CHARS, short_error
 from services.jobs import RUN_AUDIT_BATCH, SEND_CALLBACK, enqueue, unit_of_work
 from services.jobs.registry import job
-from services.snapshots import audit_inputs, read_prepared_form
+from services.snapshots import audit_inputs, prepared_form, read_prepared_form
 from services.telemetry import audit_finished
 from store.ids import utcnow
 from store.models import FINISHED_STATUSES, RESULT_ATTRIBUTES, Audit, AuditStatus, Snapshot
@@ -171,11 +171,17 @@ def run_audit_batch(*audit_ids: str) -> BatchReport:
     timings["claim"] += time.perf_counter() - began
     outcomes: dict[str, Any] = {}
     seconds: dict[str, float] = {}
+    refreshed: dict[str, bytes] = {}  # snapshot id → the prepared form this parser writes
     for audit in claimed:
         audit_began = time.perf_counter()
         try:
             inputs = audit_inputs(audit.inputs or {}, audit.parameters)
-            outcomes[audit.id] = run_audit(inputs, timings=timings, prepared=audit.dumps)
+            dumps = audit.dumps
+            if dumps is None:
+                parse_began = time.perf_counter()
+                dumps = _prepare(audit, inputs, refreshed)
+                timings["parse"] += time.perf_counter() - parse_began
+            outcomes[audit.id] = run_audit(inputs, timings=timings, prepared=dumps)
         except InputError as exc:
             outcomes[audit.id] = exc.describe()
         except Exception as exc:  # a bug: this audit says failed, the log keeps the traceback
@@ -185,6 +191,10 @@ def run_audit_batch(*audit_ids: str) -> BatchReport:
     began = time.perf_counter()
     with unit_of_work() as session:
         _store(session, claimed, outcomes, report)
+        if refreshed:  # the next re-audit of these snapshots reads them prepared again
+            session.execute(
+                update(Snapshot), [{"id": key, "prepared": blob} for key, blob in refreshed.items()]
+            )
     timings["store"] += time.perf_counter() - began
     for audit_id, outcome in outcomes.items():
         audit_finished("failed" if isinstance(outcome, str) else "succeeded", seconds[audit_id])
@@ -200,6 +210,16 @@ def run_audit_batch(*audit_ids: str) -> BatchReport:
         },
     )
     return report
+
+
+def _prepare(audit: _Claimed, inputs: AuditInputs, refreshed: dict[str, bytes]) -> bytes | None:
+    """Parse the texts of a snapshot whose prepared form is missing or another parser's, once, and keep
+    the form this parser writes for it (after a parser change every stored form is stale: without this,
+    every later re-audit of those snapshots would parse them again)."""
+    prepared = validate_inputs(inputs).prepared
+    if prepared and audit.inputs is not None:
+        refreshed[audit.snapshot_id] = prepared_form(audit.inputs, prepared)
+    return prepared or None
 
 
 def _store(session: Session, claimed: list[_Claimed], outcomes: dict[str, Any], report: BatchReport) -> None:

@@ -128,6 +128,26 @@ def test_a_batch_reads_the_dumps_parsed_at_upload_while_this_parser_wrote_them(
     assert from_texts["status"] == "failed"
 
 
+def test_a_snapshot_without_a_current_prepared_form_gets_one_from_its_first_batch(
+    organization: OrganizationHandle,
+) -> None:
+    """Stored before prepared forms (or by another parser): the batch parses its texts once and writes the
+    form this parser reads, so the next re-audit does not parse them again; the results are the same."""
+    reference = queued_audit(organization)
+    run_audit_batch(reference.audit_id)
+    stale = queued_audit(organization)
+    with unit_of_work() as session:
+        snapshot = session.get(Snapshot, stale.snapshot_id)
+        assert snapshot is not None
+        current = snapshot.prepared
+        snapshot.prepared = None
+    assert run_audit_batch(stale.audit_id).succeeded == 1
+    with unit_of_work() as session:
+        snapshot = session.get(Snapshot, stale.snapshot_id)
+        assert snapshot is not None and snapshot.prepared == current
+    assert _stored(stale.audit_id)["findings"] == _stored(reference.audit_id)["findings"]
+
+
 def _row(
     audit_id: str, status: str = "succeeded", changed: bool = False, result_of: str | None = None
 ) -> Any:
