@@ -172,10 +172,7 @@ def high_water_too_short(ctx: AuditContext, what: str, name: str = "Max_used_con
     grade = high_water_grade(ctx)
     if grade is None or not grade.weak:
         return None
-    return (
-        f"{name} covers too short a window ({grade.window}) to change {what} on: "
-        f"{grade.reason}. {what_to_measure(ctx)}"
-    )
+    return _left_alone(ctx, f"{name} covers too short a window ({grade.window})", what, grade.reason)
 
 
 @once_per_audit
@@ -234,7 +231,9 @@ def too_short_to_change(ctx: AuditContext, what: str) -> str | None:
     grade = window_grade(ctx)
     if grade is None or not grade.weak:
         return None
-    return (
-        f"The status window ({grade.span}) is too short to change {what} on: {grade.reason}. "
-        f"{what_to_measure(ctx)}"
-    )
+    return _left_alone(ctx, f"The status window ({grade.span}) is too short", what, grade.reason)
+
+
+def _left_alone(ctx: AuditContext, window: str, what: str, reason: str) -> str:
+    """The sentence a finding left unchanged on weak evidence says: which window, why, how to measure."""
+    return f"{window} to change {what} on: {reason}. {what_to_measure(ctx)}"
