@@ -12,6 +12,12 @@ Three inputs can say so, each graded (`advisor.derived.evidence.Grade`):
 The strongest input decides; when a "short" and an "enough" are equally strong, the pool is short but
 contested (the finding stays a notice). Weak inputs that disagree with the verdict are named in the
 rationale as outweighed.
+
+The two measured inputs were taken under the pool that ran then (advisor.derived.restart.measured_context).
+Judging another size — the file's pool at the next restart, when the pool was resized live — they
+carry over only where a pool's misses can only move one way: misses that were few under a pool are as
+few under a larger one, a pool short of memory is as short when smaller. A 0% miss rate under a live
+12 GiB pool says nothing of the file's 128 MiB: that measurement is set aside, and the finding says so.
 """
 
 from __future__ import annotations
@@ -20,7 +26,9 @@ from typing import TYPE_CHECKING, Literal
 
 from msgspec import Struct
 
+from advisor.derived.budget import effective_pool_bytes
 from advisor.derived.evidence import Grade, window_grade
+from advisor.derived.restart import measured_context
 from advisor.findings import Evidence
 from advisor.units import describe_bytes
 
@@ -137,12 +145,35 @@ def _outweighed(signals: list[Signal]) -> str:
     return f"Weaker or equal evidence says otherwise: {said}. "
 
 
+def _carries_over(signal: Signal, measured_bytes: int | None, pool_bytes: int) -> bool:
+    """A measurement under one pool speaks of `pool_bytes` only where misses can move one way (module)."""
+    if measured_bytes is None or measured_bytes == pool_bytes:
+        return True
+    return (signal.verdict == "enough") == (measured_bytes < pool_bytes)
+
+
+def _set_aside(signals: list[Signal], measured_bytes: int | None, pool_bytes: int) -> str:
+    if not signals or measured_bytes is None:
+        return ""
+    sources = " and ".join(dict.fromkeys(signal.source for signal in signals))
+    return (
+        f"{sources[0].upper()}{sources[1:]} was measured under the running pool of "
+        f"{describe_bytes(measured_bytes)} and says nothing of a pool of {describe_bytes(pool_bytes)}. "
+    )
+
+
 def pool_pressure(ctx: AuditContext, pool_bytes: int) -> PoolPressure:
     """Is a pool of `pool_bytes` short? Every input given, the strongest deciding (see the module)."""
-    found = [_status_signal(ctx), _innodb_signal(ctx), _schema_signal(ctx, pool_bytes)]
-    signals = [signal for signal in found if signal is not None]
+    measured = [signal for signal in (_status_signal(ctx), _innodb_signal(ctx)) if signal is not None]
+    under = effective_pool_bytes(measured_context(ctx)) if measured else None
+    kept = [signal for signal in measured if _carries_over(signal, under, pool_bytes)]
+    aside = _set_aside([signal for signal in measured if signal not in kept], under, pool_bytes)
+    schema = _schema_signal(ctx, pool_bytes)
+    signals = kept + ([schema] if schema is not None else [])
     if not signals:
-        sentence = "No status, InnoDB status or schema facts were given to show how often reads miss. "
+        sentence = (
+            aside or "No status, InnoDB status or schema facts were given to show how often reads miss. "
+        )
         return PoolPressure("unknown", None, False, (), sentence)
     best = min(_RANK[signal.grade] for signal in signals)
     deciding = [signal for signal in signals if _RANK[signal.grade] == best]
@@ -153,4 +184,6 @@ def pool_pressure(ctx: AuditContext, pool_bytes: int) -> PoolPressure:
     contested = len(shorts) < len(deciding)
     against = [signal for signal in signals if signal.verdict == "enough"]
     sentence = "".join(signal.sentence for signal in signals if signal.verdict == "short")
-    return PoolPressure("short", shorts[0].grade, contested, evidence, sentence + _outweighed(against))
+    return PoolPressure(
+        "short", shorts[0].grade, contested, evidence, sentence + _outweighed(against) + aside
+    )

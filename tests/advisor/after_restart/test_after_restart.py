@@ -3,6 +3,7 @@ hide the file's bad lines (a DBA installs the file we hand back and restarts).""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -191,3 +192,33 @@ def test_where_the_files_run_leaves_the_pool_no_room_the_live_raise_is_dropped()
     assert "innodb_buffer_pool_size" not in result["diff"]
     sort = _by_variable(result)["sort_buffer_size"]
     assert (sort["rule"], sort["recommended"]) == ("memory.per_connection_buffer_raised", "2M")
+
+
+def _status_without_misses() -> tuple[str, str]:
+    """The sysbench status pair, with no page read from disk between the two snapshots (0% misses)."""
+    first = corpus_file(f"{SYSBENCH}.global_status.t20s.tsv").read_text()
+    last = corpus_file(f"{SYSBENCH}.global_status.tsv").read_text()
+    reads = re.search(r"^Innodb_buffer_pool_reads\t(\d+)$", last, re.M)
+    assert reads is not None
+    return re.sub(r"^Innodb_buffer_pool_reads\t\d+$", reads.group(0), first, flags=re.M), last
+
+
+def test_a_miss_rate_measured_under_the_live_pool_says_nothing_of_the_files_smaller_pool() -> None:
+    """The pool was raised live to 12G and misses nothing; the file still says 128M, which the server
+    runs after a restart. The 0% was measured under 12G: it must not keep the file's 128M line."""
+    variables = corpus_file(f"{SYSBENCH}.global_variables.tsv").read_text()
+    live = re.sub(
+        r"^innodb_buffer_pool_size\t\d+$", f"innodb_buffer_pool_size\t{12 << 30}", variables, flags=re.M
+    )
+    mycnf = {"/etc/mysql/my.cnf": (HERE / "pool_smaller_in_file.cnf").read_text()}
+    common = {"status": _status_without_misses(), "memory": "24G", "cpus": 2, "storage": "ssd"}
+    result = run_audit(AuditInputs(mycnf=mycnf, variables=live, **common)).to_dict()
+    pool = _by_variable(result)["innodb_buffer_pool_size"]
+    assert (pool["current"], pool["recommended"]) == ("128M", "16G")
+    assert (
+        "measured under the running pool of 12 GiB and says nothing of a pool of 128 MiB" in pool["rationale"]
+    )
+    assert pool["apply_sql"] is None  # the running 12G pool is fine
+    # Measured under the very pool judged (no drift), the same 0% is evidence the pool suffices.
+    same = run_audit(AuditInputs(mycnf=mycnf, variables=variables, **common)).to_dict()
+    assert "innodb_buffer_pool_size" not in _by_variable(same)
