@@ -75,7 +75,7 @@ def connection_plan(ctx: AuditContext) -> ConnectionPlan | None:
     if wanted <= limit:
         return None
     fits, arithmetic = _fits_memory(ctx, limit, wanted)
-    held = None if refused else high_water_too_short(ctx, "max_connections")
+    held = None if refused else _lowered_since(peak, limit) or high_water_too_short(ctx, "max_connections")
     if held is None and arithmetic is not None and fits <= limit:
         held = (
             f"Raising it to {wanted} would let the connections' buffers take more memory than the limit "
@@ -84,6 +84,19 @@ def connection_plan(ctx: AuditContext) -> ConnectionPlan | None:
         )
     planned = limit if held is not None else min(wanted, fits)
     return ConnectionPlan(limit, peak, refused, wanted, planned, arithmetic, held)
+
+
+def _lowered_since(peak: int | None, limit: int) -> str | None:
+    """A peak beyond the limit and the administrator's connection (Max_used_connections counts it) was
+    reached under a higher limit: someone lowered max_connections since. With nobody refused at the
+    new limit, raising it back would undo that on no evidence of need."""
+    if peak is None or peak <= limit + 1:
+        return None
+    return (
+        f"Nobody was turned away at the present limit of {limit} (no Connection_errors_max_connections), "
+        "so it stays as set: it was lowered on purpose, or the demand of the peak is gone. Should clients "
+        'be refused with "Too many connections", raise it again.'
+    )
 
 
 def _fits_memory(ctx: AuditContext, limit: int, target: int) -> tuple[int, str | None]:

@@ -63,7 +63,8 @@ def near_limit(ctx: AuditContext) -> Iterator[Proposal]:
     Caveats: Max_used_connections is the peak since startup or since FLUSH STATUS, which resets it; over
     a weak window (advisor.derived.evidence: under an hour) and with no refused connection, the notice
     changes nothing and says the window is too short. A peak above the present limit means the limit was
-    lowered live since; the finding says so. A connection storm (a pool misconfigured, a retry loop) also
+    lowered live since: with nobody refused at the new limit it is kept as set (raising it back would undo
+    a DBA's decision on no evidence of need), and the finding says so. A connection storm (a pool misconfigured, a retry loop) also
     reaches the limit: more connections then only move the failure to memory, so look at who connects
     first.
     The limit is raised only as far as every allowed connection fits the memory budget (advisor.derived.
@@ -116,7 +117,7 @@ def _peak_words(peak: int, limit: int) -> str:
     if peak > limit + 1:
         return (
             f"the peak of {peak} connections exceeded the present limit of {limit}: max_connections was "
-            "lowered since the peak (if on purpose, to keep connections out, leave it and ignore this)"
+            "lowered since the peak"
         )
     if peak >= limit:
         return f"the peak of {peak} connections reached the limit of {limit}"
