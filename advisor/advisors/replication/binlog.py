@@ -76,8 +76,15 @@ def binlog_off_on_primary(ctx: AuditContext) -> Iterator[Proposal]:
     off (skip-log-bin, disable-log-bin) comment that line out.
 
     Caveats: needs a restart and costs a write (and with sync_binlog=1 an fsync) per commit group.
+    MySQL 5.7.3 to 5.7.x (and Percona Server) refuse to start with the binary log on and no server_id
+    given ("You have enabled the binary log, but you haven't provided the mandatory server-id"); the id
+    must be unique in the topology, which we cannot know, so there the file gets no log_bin line until
+    the option files set server_id: the finding says to add both.
     """
     if ctx.role != Role.PRIMARY or binlog_enabled(ctx) is not False:
+        return
+    if _refuses_without_server_id(ctx):
+        yield _server_id_first(ctx)
         return
     setting = ctx.config.get("log_bin")
     evidence = (setting_evidence(setting),) if setting is not None else ()
@@ -121,6 +128,36 @@ def binlog_off_on_primary(ctx: AuditContext) -> Iterator[Proposal]:
         evidence=evidence,
         variable="log_bin",
         recommended="binlog",
+    )
+
+
+def _refuses_without_server_id(ctx: AuditContext) -> bool:
+    """MySQL 5.7.3+ before 8.0 (server_id default 0) aborts at start with log_bin and no server_id
+    option; 8.0 defaults it to 1, MariaDB starts either way. Only the option files count: a restart
+    reads them (a live server_id may come from the command line, which we do not see)."""
+    version = ctx.version
+    if not version.is_mysql_family or not version.at_least(5, 7, 3) or version.at_least(8, 0):
+        return False
+    setting = ctx.config.get("server_id")
+    return setting is None or setting.file_value is None
+
+
+def _server_id_first(ctx: AuditContext) -> Proposal:
+    setting = ctx.config.get("log_bin")
+    evidence = (setting_evidence(setting),) if setting is not None else ()
+    server_id = ctx.config.get("server_id")
+    if server_id is not None:
+        evidence += (setting_evidence(server_id),)
+    return Proposal(
+        title="Binary logging is off on a primary",
+        rationale="This server is a primary but writes no binary log: replicas have nothing to read, and "
+        "after a failure data can only be restored to the last backup (no point-in-time recovery). "
+        f"{ctx.version.product} {ctx.version.number} refuses to start with the binary log on and no server_id in its options "
+        '("You have enabled the binary log, but you haven\'t provided the mandatory server-id"), and the '
+        "id must differ on every server of the topology, which we cannot know: so the recommended file "
+        "does not turn it on. Add server_id = <a number unique among your servers> and log_bin = binlog "
+        "together, then restart.",
+        evidence=evidence,
     )
 
 
