@@ -143,11 +143,11 @@ def _refuses_without_server_id(ctx: AuditContext) -> bool:
 
 
 def _server_id_first(ctx: AuditContext) -> Proposal:
-    setting = ctx.config.get("log_bin")
-    evidence = (setting_evidence(setting),) if setting is not None else ()
-    server_id = ctx.config.get("server_id")
-    if server_id is not None:
-        evidence += (setting_evidence(server_id),)
+    evidence = tuple(
+        setting_evidence(setting)
+        for setting in (ctx.config.get("log_bin"), ctx.config.get("server_id"))
+        if setting is not None
+    )
     return Proposal(
         title="Binary logging is off on a primary",
         rationale="This server is a primary but writes no binary log: replicas have nothing to read, and "
