@@ -30,6 +30,22 @@ def binlog_enabled(ctx: AuditContext) -> bool | None:
     return True if flag is None else flag
 
 
+def server_id_mandatory(ctx: AuditContext) -> bool:
+    """Would a restart abort for want of a server_id, were the binary log on? MySQL (and Percona Server)
+    5.7.3 to 5.7.x: "You have enabled the binary log, but you haven't provided the mandatory server-id"
+    (5.7.42's mysqld --verbose --help aborts so; any server_id option, 0 included, satisfies it). 8.0
+    defaults it to 1 and MariaDB starts either way. Only option files count at a restart: with a live
+    dump showing a server_id other than the default 0, one was given (on the command line, which we do
+    not see), and a restart gives it again."""
+    version = ctx.version
+    if not version.is_mysql_family or not version.at_least(5, 7, 3) or version.at_least(8, 0):
+        return False
+    setting = ctx.config.get("server_id")
+    if setting is None:
+        return True
+    return setting.file_value is None and (setting.source != "live" or ctx.config.number("server_id") == 0)
+
+
 def binlog_format(ctx: AuditContext) -> str | None:
     """`ROW`, `STATEMENT` or `MIXED` (upper case), None where the version has no such variable."""
     value = ctx.config.text("binlog_format")

@@ -9,6 +9,7 @@ from advisor.derived.replication import (
     binlog_enabled,
     binlog_format,
     row_format_change,
+    server_id_mandatory,
     statement_format_refused,
 )
 from advisor.derived.settings import setting_evidence
@@ -83,7 +84,7 @@ def binlog_off_on_primary(ctx: AuditContext) -> Iterator[Proposal]:
     """
     if ctx.role != Role.PRIMARY or binlog_enabled(ctx) is not False:
         return
-    if _refuses_without_server_id(ctx):
+    if server_id_mandatory(ctx):
         yield _server_id_first(ctx)
         return
     setting = ctx.config.get("log_bin")
@@ -129,17 +130,6 @@ def binlog_off_on_primary(ctx: AuditContext) -> Iterator[Proposal]:
         variable="log_bin",
         recommended="binlog",
     )
-
-
-def _refuses_without_server_id(ctx: AuditContext) -> bool:
-    """MySQL 5.7.3+ before 8.0 (server_id default 0) aborts at start with log_bin and no server_id
-    option; 8.0 defaults it to 1, MariaDB starts either way. Only the option files count: a restart
-    reads them (a live server_id may come from the command line, which we do not see)."""
-    version = ctx.version
-    if not version.is_mysql_family or not version.at_least(5, 7, 3) or version.at_least(8, 0):
-        return False
-    setting = ctx.config.get("server_id")
-    return setting is None or setting.file_value is None
 
 
 def _server_id_first(ctx: AuditContext) -> Proposal:
