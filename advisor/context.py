@@ -8,7 +8,7 @@ differs from the file is recorded: a change not applied yet, or a file the serve
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from typing import TYPE_CHECKING, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from msgspec import Struct, field
 
@@ -97,7 +97,7 @@ class EffectiveConfig(Struct, frozen=True):
 
     def text(self, name: str) -> str | None:
         setting = self.settings.get(name)
-        return setting.value if setting is not None else None
+        return None if setting is None else setting.value
 
     def number(self, name: str) -> int | None:
         """Integer value, sizes with K/M/G suffixes understood; None when unset or not a number."""
@@ -116,17 +116,19 @@ class EffectiveConfig(Struct, frozen=True):
 
 
 class ReadLog:
-    """The setting names looked up while something ran (None: it went over every setting).
+    """The watched setting names looked up while something ran (None: it went over every setting).
 
     The effective settings write to it; the engine opens a fresh log per rule, and a derived fact
     keeps the names it read, so a rule that takes the fact from the cache is charged with them too.
     What a rule read is all its findings can depend on (advisor.after_restart reruns only the rules
-    that read a setting the option file sets differently)."""
+    that read a setting the option file sets differently). Only those names matter, so only the
+    `watched` ones (the drifted settings) are kept: a read of any other name is no news."""
 
-    __slots__ = ("names",)
+    __slots__ = ("names", "watched")
 
-    def __init__(self) -> None:
+    def __init__(self, watched: Collection[str] = ()) -> None:
         self.names: set[str] | None = set()
+        self.watched = frozenset(watched)
 
     def begin(self) -> set[str] | None:
         """Start a fresh log; returns the outer one for `end`."""
@@ -137,7 +139,8 @@ class ReadLog:
         """What was read since `begin`; the outer log gains it."""
         inner = self.names
         self.names = outer
-        self.include(inner)
+        if inner is None or inner:
+            self.include(inner)
         return inner
 
     def include(self, names: set[str] | None) -> None:
@@ -155,6 +158,10 @@ def read_log(ctx: AuditContext) -> ReadLog | None:
     return log if isinstance(log, ReadLog) else None
 
 
+_MISSING = object()
+_NOTHING: frozenset[str] = frozenset()
+
+
 class DerivedFacts:
     """The one per-audit cache of derived facts (advisor.derived): each computed on first use.
 
@@ -166,35 +173,40 @@ class DerivedFacts:
 
     def __init__(self, log: ReadLog | None = None) -> None:
         self._log = log
-        self._values: dict[Callable[..., object], object] = {}
+        self._values: dict[Callable[..., object], Any] = {}
+        #: the watched names each fact read, kept only when it read any (None: every setting)
         self._reads: dict[Callable[..., object], set[str] | None] = {}
 
     def get(self, compute: Callable[[AuditContext], T], ctx: AuditContext) -> T:
         """`compute(ctx)`, computed once for this context (the settings it read logged each time)."""
+        value = self._values.get(compute, _MISSING)
+        if value is not _MISSING:
+            if self._reads and compute in self._reads and self._log is not None:
+                self._log.include(self._reads[compute])
+            return value  # type: ignore[no-any-return]
         log = self._log
+        if log is None:
+            fresh = self._values[compute] = compute(ctx)
+            return fresh
+        outer = log.begin()
         try:
-            value = cast(T, self._values[compute])
-        except KeyError:
-            if log is None:
-                value = self._values[compute] = compute(ctx)
-                return value
-            outer = log.begin()
-            try:
-                value = self._values[compute] = compute(ctx)
-            finally:
-                self._reads[compute] = log.end(outer)
-            return value
-        if log is not None and compute in self._reads:  # (carried-over facts have no reads to charge)
-            log.include(self._reads[compute])
-        return value
+            fresh = self._values[compute] = compute(ctx)
+        finally:
+            reads = log.end(outer)
+            if reads is None or reads:
+                self._reads[compute] = reads
+        return fresh
 
     def carried_over(self, changed: Collection[str]) -> DerivedFacts:
-        """A cache for a context whose settings differ only in `changed`: the facts that read none of
-        them (facts are pure functions of the context, so they come out the same there)."""
+        """A cache for a context whose settings differ only in `changed` (watched names): the facts that
+        read none of them (facts are pure functions of the context, so they come out the same there)."""
         kept = DerivedFacts()
-        for compute, reads in self._reads.items():
+        if self._log is None:
+            return kept  # what the facts read is unknown
+        for compute, value in self._values.items():
+            reads = self._reads.get(compute, _NOTHING)
             if reads is not None and reads.isdisjoint(changed):
-                kept._values[compute] = self._values[compute]
+                kept._values[compute] = value
         return kept
 
 
@@ -221,21 +233,35 @@ class AuditContext(Struct, frozen=True, dict=True):
         Kept in the instance's `__dict__`, outside the fields: not part of equality, hash or repr,
         and a copy made with `msgspec.structs.replace` starts with an empty cache.
         """
-        try:
-            return cast(DerivedFacts, self.__dict__["derived"])
-        except KeyError:
+        facts: DerivedFacts | None = self.__dict__.get("derived")
+        if facts is None:
             facts = self.__dict__["derived"] = DerivedFacts(read_log(self))
-            return facts
+        return facts
 
     @property
     def usable_memory(self) -> int | None:
-        """The lower of memory and memory_limit, when hardware is known."""
-        return None if self.hardware is None else self.hardware.usable_memory
+        """The lower of memory and memory_limit, when hardware is known (worked out once)."""
+        try:
+            return self.__dict__["usable_memory"]  # type: ignore[no-any-return]
+        except KeyError:
+            usable = self.__dict__["usable_memory"] = (
+                None if self.hardware is None else self.hardware.usable_memory
+            )
+            return usable
 
     def knows(self, name: str) -> bool:
         """Does the target server have this variable? The catalog for the version, and the live
-        SHOW GLOBAL VARIABLES when a complete dump was given (see LiveExistence)."""
-        if not self.catalog.knows(name, self.version):
-            return False
+        SHOW GLOBAL VARIABLES when a complete dump was given (see LiveExistence). Answered once per
+        name and context (rules ask about the same few dozen names)."""
+        known: dict[str, bool] | None = self.__dict__.get("known")
+        if known is None:
+            known = self.__dict__["known"] = {}
+        else:
+            answer = known.get(name)
+            if answer is not None:
+                return answer
         live = self.config.live
-        return live is None or not live.lacks(self.catalog, self.version, name)
+        answer = known[name] = self.catalog.knows(name, self.version) and (
+            live is None or not live.lacks(self.catalog, self.version, name)
+        )
+        return answer

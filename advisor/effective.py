@@ -37,6 +37,9 @@ POOL_MATCH_FRACTION = 0.95
 _BASE_NAME_TURNS_ON = frozenset({"log_bin"})
 
 
+_UNBUILT = object()
+
+
 def _default_text(value: object) -> str | None:
     if value is None:
         return None
@@ -68,20 +71,9 @@ class LayeredSettings(Mapping[str, Setting]):
         self.log = ReadLog()
 
     def __getitem__(self, name: str) -> Setting:
-        found = self.setting(name)
+        found = self.get(name)
         if found is None:
             raise KeyError(name)
-        return found
-
-    def setting(self, name: str) -> Setting | None:
-        """The setting, or None when no layer has it: what `get` answers, without the KeyError that
-        Mapping.get catches (rules ask for ~150 settings an audit, several absent)."""
-        names = self.log.names
-        if names is not None:
-            names.add(name)
-        if name in self._cache:
-            return self._cache[name]
-        found = self._cache[name] = self._build(name)
         return found
 
     @overload
@@ -89,7 +81,14 @@ class LayeredSettings(Mapping[str, Setting]):
     @overload
     def get(self, name: str, /, default: Setting | T) -> Setting | T: ...
     def get(self, name: str, /, default: object = None) -> object:
-        found = self.setting(name)
+        """The setting, or `default` when no layer has it — without the KeyError that Mapping.get
+        catches (rules ask for ~150 settings an audit, several absent). A watched name is logged."""
+        log = self.log
+        if name in log.watched and log.names is not None:
+            log.names.add(name)
+        found = self._cache.get(name, _UNBUILT)
+        if found is _UNBUILT:
+            found = self._cache[name] = self._build(name)
         return default if found is None else found
 
     def __iter__(self) -> Iterator[str]:
@@ -260,5 +259,5 @@ def build_effective_config(
     if seen is not None:
         settings.observe(seen)
         drift = (*drift, seen)
-    settings.log = ReadLog()
+    settings.log = ReadLog(watched=[setting.name for setting in drift])
     return EffectiveConfig(settings=settings, drift=drift, live=existence)

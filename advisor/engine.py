@@ -218,18 +218,36 @@ def references_for(ctx: AuditContext, references: tuple[str, ...]) -> tuple[str,
     return tuple(sorted(kept, key=lambda url: "mariadb.com" not in url))
 
 
+_RULES_FOR: dict[tuple[bool, tuple[int, int, int]], tuple[Rule, ...]] = {}
+
+
+def rules_for(version: ServerVersion) -> tuple[Rule, ...]:
+    """The registered rules that apply to `version`, in registry order (worked out once per flavor
+    and version: a rule's versions depend on nothing else)."""
+    key = (version.is_mariadb, version.key)
+    found = _RULES_FOR.get(key)
+    if found is None:
+        if len(_RULES_FOR) > 1000:  # a long-lived worker sees many versions: stay bounded
+            _RULES_FOR.clear()
+        found = _RULES_FOR[key] = tuple(item for item in all_rules() if item.versions.includes(version))
+    return found
+
+
 def run_rules(
     ctx: AuditContext, rules: Iterable[Rule] | None = None, reads: dict[str, set[str] | None] | None = None
 ) -> list[Finding]:
     """Run each rule that applies to the version; collect completed findings. A rule that found
     nothing while an input it needs is missing is reported as not run (advisor.derived.inputs).
-    `reads`, when given, gains the setting names each rule looked up (see ReadLog)."""
+    `reads`, when given, gains the watched setting names each rule looked up (see ReadLog)."""
     findings: list[Finding] = []
     skipped: dict[str, list[str]] = {}
     log = read_log(ctx) if reads is not None else None
-    for item in rules if rules is not None else all_rules():
-        if not item.versions.includes(ctx.version):
-            continue
+    applicable = (
+        rules_for(ctx.version)
+        if rules is None
+        else [item for item in rules if item.versions.includes(ctx.version)]
+    )
+    for item in applicable:
         found = False
         outer = log.begin() if log is not None else None
         for proposal in item.check(ctx):

@@ -21,6 +21,7 @@ def once_per_audit(compute: Callable[[AuditContext], T]) -> Callable[[AuditConte
 
     @functools.wraps(compute)
     def wrapper(ctx: AuditContext) -> T:
-        return ctx.derived.get(compute, ctx)
+        facts = ctx.__dict__.get("derived")  # the cache, once made (AuditContext.derived makes it)
+        return (facts if facts is not None else ctx.derived).get(compute, ctx)
 
     return wrapper

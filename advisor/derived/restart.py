@@ -36,6 +36,11 @@ class _Overlay(Mapping[str, Setting]):
         found = self._overrides.get(name)
         return found if found is not None else self._settings[name]
 
+    def get(self, name: str, default: Setting | None = None) -> Setting | None:  # type: ignore[override]
+        """What `__getitem__` finds, else `default` (without a KeyError: many names are absent)."""
+        found = self._overrides.get(name)
+        return found if found is not None else self._settings.get(name, default)
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._settings)
 
