@@ -249,6 +249,15 @@ class AuditContext(Struct, frozen=True, dict=True):
             )
             return usable
 
+    def share_settled_answers(self, other: AuditContext) -> None:
+        """Let `other`, a context of the same server, version, hardware and live listing (only settings
+        differ), share what this one has worked out about those: `knows` and usable memory."""
+        other.__dict__["usable_memory"] = self.usable_memory
+        known = self.__dict__.get("known")
+        if known is None:
+            known = self.__dict__["known"] = {}
+        other.__dict__["known"] = known
+
     def knows(self, name: str) -> bool:
         """Does the target server have this variable? The catalog for the version, and the live
         SHOW GLOBAL VARIABLES when a complete dump was given (see LiveExistence). Answered once per

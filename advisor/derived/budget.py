@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from msgspec import Struct
@@ -103,8 +104,10 @@ class Contribution(Struct, frozen=True):
     text: str
 
 
-class MemoryBudget(Struct, frozen=True):
-    """What the configuration may allocate, against the memory limit (see the module docstring)."""
+class MemoryBudget(Struct, frozen=True, dict=True):
+    """What the configuration may allocate, against the memory limit (see the module docstring).
+
+    The sums are worked out once (rules ask for the peak and the room again and again)."""
 
     usable_bytes: int
     limit_bytes: int
@@ -120,13 +123,13 @@ class MemoryBudget(Struct, frozen=True):
     sizing_connections: int = 0
     sizing_connections_source: str = ""
 
-    @property
+    @cached_property
     def global_bytes(self) -> int:
-        return sum(item.size_bytes for item in self.global_items)
+        return sum([item.size_bytes for item in self.global_items])
 
-    @property
+    @cached_property
     def per_connection_bytes(self) -> int:
-        return sum(item.size_bytes for item in self.per_connection_items)
+        return sum([item.size_bytes for item in self.per_connection_items])
 
     @property
     def worst_case_bytes(self) -> int:

@@ -63,6 +63,7 @@ def restart_context(ctx: AuditContext) -> AuditContext | None:
     restarted = replace(ctx, config=config)
     # The derived facts that read no drifted setting are the same in the file's context: reuse them.
     restarted.__dict__["derived"] = ctx.derived.carried_over(overrides)
+    ctx.share_settled_answers(restarted)
     restarted.__dict__[_MEASURED_UNDER] = ctx
     return restarted
 
