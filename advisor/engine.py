@@ -209,13 +209,25 @@ def references_for(ctx: AuditContext, references: tuple[str, ...]) -> tuple[str,
     manual anchor for a variable this server lacks (`#sysvar_innodb_redo_log_capacity` on MariaDB)."""
     if not ctx.version.is_mariadb:
         return references
-    kept = []
-    for url in references:
-        anchor = _SYSVAR_ANCHOR.search(url)
-        if "dev.mysql.com" in url and anchor and not ctx.knows(anchor.group(1).replace("-", "_")):
-            continue
-        kept.append(url)
+    kept = [url for url, variable in _anchored(references) if variable is None or ctx.knows(variable)]
     return tuple(sorted(kept, key=lambda url: "mariadb.com" not in url))
+
+
+_ANCHORED: dict[tuple[str, ...], tuple[tuple[str, str | None], ...]] = {}
+
+
+def _anchored(references: tuple[str, ...]) -> tuple[tuple[str, str | None], ...]:
+    """Each reference with the variable its MySQL manual anchor names (None: no such anchor); a rule's
+    references are fixed, so this is worked out once per rule and process."""
+    found = _ANCHORED.get(references)
+    if found is None:
+        pairs = []
+        for url in references:
+            anchor = _SYSVAR_ANCHOR.search(url)
+            variable = anchor.group(1).replace("-", "_") if anchor and "dev.mysql.com" in url else None
+            pairs.append((url, variable))
+        found = _ANCHORED[references] = tuple(pairs)
+    return found
 
 
 _RULES_FOR: dict[tuple[bool, tuple[int, int, int]], tuple[Rule, ...]] = {}

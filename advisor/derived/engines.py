@@ -10,6 +10,7 @@ line drops every library named before it; each value is a `;`-separated list of 
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Final
 
 from advisor.derived.cache import once_per_audit
@@ -105,9 +106,16 @@ def installed_plugins(ctx: AuditContext) -> frozenset[str]:
     if live is None:
         return frozenset()
     return frozenset(
-        library
-        for library, options in library_options_by_library().items()
-        if any(name != library and name in live.names for name in options)
+        library for library, options in _options_beside_library() if not options.isdisjoint(live.names)
+    )
+
+
+@cache
+def _options_beside_library() -> tuple[tuple[str, frozenset[str]], ...]:
+    """Each library with the options it adds, less one named as the library itself (which does not show
+    the library loaded): worked out once per process."""
+    return tuple(
+        (library, frozenset(options) - {library}) for library, options in library_options_by_library().items()
     )
 
 

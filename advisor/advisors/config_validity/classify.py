@@ -60,11 +60,12 @@ def classified_lines(ctx: AuditContext) -> ClassifiedLines:
     shadowed: dict[str, list[OptionEntry]] = {}
     elsewhere: list[OptionEntry] = []
     prefixes = True  # MariaDB: unique prefixes match until a line turns getopt-prefix-matching off
+    judged_under = _judged_under(ctx)
     for entry in ctx.options.entries():
         if entry.group not in ctx.groups_read:
             elsewhere.append(entry)
         elif entry.prefix not in ("maximum", "autoset"):  # those cap or size a variable, not set it
-            _check_server_line(ctx, entry, found, prefixes)
+            _check_server_line(ctx, entry, found, prefixes, judged_under)
             prefixes = verdicts.prefix_matching_after(ctx, entry, prefixes)
             if entry.name in winners and entry.name not in _REPEATABLE:
                 shadowed.setdefault(entry.name, []).append(winners[entry.name])
@@ -82,21 +83,33 @@ def classified_lines(ctx: AuditContext) -> ClassifiedLines:
 # lines, and most lines are fine, so most of the pass is one set lookup per line.
 _FINE: set[tuple[object, ...]] = set()
 _FINE_LIMIT: Final = 50_000
+#: what a line's verdict depends on beside the line itself, each distinct one numbered once
+_CIRCUMSTANCES: dict[tuple[object, ...], int] = {}
 
 
-def _check_server_line(ctx: AuditContext, entry: OptionEntry, found: ClassifiedLines, prefixes: bool) -> None:
-    key = (
-        prefixes,
+def _judged_under(ctx: AuditContext) -> int:
+    """The number of this audit's circumstances (catalog, version, thresholds, the plugins loaded: a
+    plugin's option is fine only where the files load the plugin), for the keys of `_FINE`."""
+    circumstances = (
         ctx.catalog,
         ctx.version.flavor,
         ctx.version.key,
         ctx.thresholds.config_validity,
-        entry.name,
-        entry.prefix,
-        entry.loose,
-        entry.value,
-        loaded_plugins(ctx),  # a plugin's option is fine only where the files load the plugin
+        loaded_plugins(ctx),
     )
+    number = _CIRCUMSTANCES.get(circumstances)
+    if number is None:
+        if len(_CIRCUMSTANCES) >= _FINE_LIMIT:  # numbering starts again: the lines judged go too
+            _FINE.clear()
+            _CIRCUMSTANCES.clear()
+        number = _CIRCUMSTANCES[circumstances] = len(_CIRCUMSTANCES)
+    return number
+
+
+def _check_server_line(
+    ctx: AuditContext, entry: OptionEntry, found: ClassifiedLines, prefixes: bool, judged_under: int
+) -> None:
+    key = (prefixes, judged_under, entry.name, entry.prefix, entry.loose, entry.value)
     if key in _FINE:
         return
     before = found.size()
