@@ -97,6 +97,24 @@ def parse_double(text: str, facts: OptionFacts) -> Parsed:
     return Parsed(number)
 
 
+SPACED_SIZE = re.compile(r"\s*(\d+)\s+([kmgtpeKMGTPE])(?:i?[bB])?\s*")
+SECONDS = re.compile(r"\s*(\d+)\s*(?:s|secs?|seconds?)\s*", re.IGNORECASE)
+# Options whose number is a count of seconds, by name (the option data carries no units).
+_SECONDS_NAME = re.compile(r".*(?:_timeout|_time|_seconds|_secs)$")
+
+
+def spaced_size(text: str) -> str | None:
+    """`64 M`, `64 MB` → `64M`: a size whose unit is set apart (the server reads the blank as the suffix)."""
+    match = SPACED_SIZE.fullmatch(text)
+    return f"{match.group(1)}{match.group(2).upper()}" if match else None
+
+
+def plain_seconds(name: str, text: str) -> str | None:
+    """`28800s` → `28800` for an option counted in seconds (the server knows no time units)."""
+    match = SECONDS.fullmatch(text) if _SECONDS_NAME.fullmatch(name) else None
+    return match.group(1) if match else None
+
+
 def whole_size(text: str) -> str | None:
     """`1.5G` → `1536M`: the same amount in the largest unit that keeps it whole, if there is one."""
     match = SIZE_WITH_FRACTION.fullmatch(text)

@@ -14,7 +14,7 @@ import re
 from msgspec import Struct
 
 from advisor.optioncheck.model import OptionFacts
-from advisor.optioncheck.numbers import parse_double, parse_integer, whole_size
+from advisor.optioncheck.numbers import parse_double, parse_integer, plain_seconds, spaced_size, whole_size
 
 TRUE_WORDS = frozenset({"on", "true", "1"})
 FALSE_WORDS = frozenset({"off", "false", "0"})
@@ -123,12 +123,20 @@ def check_bool(text: str, facts: OptionFacts) -> ValueCheck:
                       f"it logs a warning and the option {kept}", suggested_value=intent)  # fmt: skip
 
 
+def _meant(text: str, facts: OptionFacts) -> str | None:
+    """The number a refused value plainly means (`ON` → 1, `1.5G` → 1536M, `64 M` → 64M, `28800s` →
+    28800 for a timeout), or None when the intent is not clear."""
+    word = WORD_FOR_NUMBER.get(text.strip().lower())
+    if word is not None:
+        return word
+    size = whole_size(text) or spaced_size(text) if facts.type in INTEGER_TYPES else None
+    return size or plain_seconds(facts.name, text)
+
+
 def check_number(text: str, facts: OptionFacts) -> ValueCheck:
     parsed = parse_double(text, facts) if facts.type == "double" else parse_integer(text, facts)
     if parsed.error is not None:
-        word = WORD_FOR_NUMBER.get(text.strip().lower())
-        hint = word if word is not None else whole_size(text) if facts.type in INTEGER_TYPES else None
-        return ValueCheck("error", parsed.error, suggested_value=hint)
+        return ValueCheck("error", parsed.error, suggested_value=_meant(text, facts))
     effective = str(parsed.value)
     if parsed.adjusted_from is not None:
         return ValueCheck("adjusted", f"{parsed.adjusted_from} is out of range; the server uses {effective}",

@@ -27,6 +27,31 @@ def test_a_decimal_size_disables_innodb_and_the_whole_size_is_suggested() -> Non
     assert "InnoDB tables become unavailable" in verdict.message
 
 
+@pytest.mark.parametrize(
+    ("name", "value", "meant"),
+    [
+        ("max_heap_table_size", "64 M", "64M"),  # mariadbd 10.11.19: "Unknown suffix ' '"
+        ("tmp_table_size", "64 MB", "64M"),
+        ("wait_timeout", "28800s", "28800"),  # "Unknown suffix 's'"
+        ("innodb_lock_wait_timeout", "50 sec", "50"),
+        ("long_query_time", "2s", "2"),  # a decimal option: "no unit suffixes here"
+    ],
+)
+def test_a_unit_set_apart_or_seconds_written_out_is_refused_and_the_number_suggested(
+    name: str, value: str, meant: str
+) -> None:
+    verdict = maria(name, value)
+    assert verdict.stops_server  # InnoDB's own options disable the plugin, and the server then aborts
+    assert verdict.suggestion == f"{name} = {meant}"
+
+
+@pytest.mark.parametrize(("name", "value"), [("max_heap_table_size", "64s"), ("wait_timeout", "8h")])
+def test_no_number_is_suggested_where_the_intent_is_not_plain(name: str, value: str) -> None:
+    """Seconds only for options counted in seconds; hours would need a unit the option data lacks."""
+    verdict = maria(name, value)
+    assert verdict.outcome is Outcome.REFUSES_TO_START and verdict.suggestion is None
+
+
 def test_a_misspelling_is_refused_and_the_intended_name_suggested() -> None:
     """One letter off a known name: 'unknown variable', exit 7; the user's value is kept."""
     verdict = judge("innodb_bufer_pool_size", "8G", flavor="mariadb", version="10.11")
