@@ -22,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
 
+from advisor.inputs.upload_text import decode_option_file
 from api.deps import MULTIPART_MEDIA_TYPE, is_json, media_type
 from api.problems import Problem
 from api.schemas.snapshots import SnapshotCreate
@@ -95,7 +96,9 @@ async def _read_part(field: str, value: UploadFile | str) -> NamedText:
         _check_size(name, value.size)
     data = await value.read(LIMITS.max_file_bytes + 1)
     _check_size(name, len(data))
-    # Option files and dumps are ASCII in practice; a stray Latin-1 byte must not refuse the upload.
+    if field == "mycnf":  # a Latin-1 comment is read as such (advisor.inputs.upload_text)
+        return NamedText(name, decode_option_file(data))
+    # Dumps are ASCII in practice; a stray Latin-1 byte must not refuse the upload.
     return NamedText(name, data.decode("utf-8", errors="replace"))
 
 

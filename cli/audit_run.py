@@ -7,6 +7,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, TextIO
 
+from advisor.inputs.upload_text import decode_option_file
 from advisor.model import Profile, Role
 from advisor.patterns import lazy
 from advisor.unidiff import relative_path
@@ -37,14 +38,16 @@ def echo(message: str, *, err: bool = False, nl: bool = True) -> None:
     stream.flush()
 
 
-def _read(path: str | None) -> str | None:
+def _read(path: str | None, *, option_file: bool = False) -> str | None:
+    """The file's text; an option file's Latin-1 comments read as such (advisor.inputs.upload_text)."""
     if path is None:
         return None
     try:
         with open(path, "rb") as file:
-            return file.read().decode("utf-8", errors="surrogateescape")
+            data = file.read()
     except OSError as exc:
         raise UsageProblem(f"{path}: cannot read ({exc.strerror})") from exc
+    return decode_option_file(data) if option_file else data.decode("utf-8", errors="surrogateescape")
 
 
 def _print_or_write(result: AuditResult, output_dir: str | None) -> None:
@@ -139,7 +142,7 @@ def run_audit_command(
     if len(status) > 2:
         raise UsageProblem("--status takes one or two files")
     inputs = AuditInputs(
-        mycnf={path: _read(path) or "" for path in mycnf},
+        mycnf={path: _read(path, option_file=True) or "" for path in mycnf},
         variables=_read(variables),
         status=tuple(_read(path) or "" for path in status),
         innodb_status=_read(innodb_status),

@@ -87,11 +87,21 @@ _CONTROL: Final = frozenset(range(0x20)) - frozenset(b"\t\n\r\v\f") | {0x7F}
 
 def _binary_error(text: str, path: str) -> InputError:
     found = _BINARY_RE().search(text)
+    line = _line_of(text, found.start()) if found is not None else 1
+    if found is not None and found.group() == "\ufffd" and _CONTROL.isdisjoint(text.encode(errors="ignore")):
+        # Text in another 8-bit encoding: its comments were read (advisor.inputs.upload_text), not this line.
+        return InputError(
+            "bytes that are not UTF-8 in an option line (a file saved as Latin-1 or Windows-1252?): the "
+            "server would read them as they are, but we cannot write them back faithfully; save the file "
+            "as UTF-8",
+            file=path,
+            line=line,
+        )
     return InputError(
         "binary or undecodable content (control byte or invalid UTF-8): not a text option file "
         "(an encrypted .mylogin.cnf cannot be read)",
         file=path,
-        line=_line_of(text, found.start()) if found is not None else 1,
+        line=line,
     )
 
 

@@ -266,3 +266,24 @@ def test_a_byte_order_mark_is_critical_and_left_out_of_the_copy_and_the_diff(
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert target.read_text(encoding="utf-8") == copy
+
+
+def test_an_option_file_with_latin1_comments_is_audited(
+    client: TestClient, tenants: Tenants, worker: WorkerProcess
+) -> None:
+    """A DBA review's file: `# Réglages` saved as Latin-1 was refused as binary (422), though mariadbd
+    reads it; its comments now come back in the recommended file."""
+    files = corpus_upload()
+    files[0] = ("mycnf", (MYCNF_PATH, b"[mysqld]\n# R\xe9glages du serveur\nmax_connections = 100\n"))
+    response = client.post(
+        "/v1/analyze", params={"wait": 30}, files=files, data=FACTS, headers=tenants.mine.headers
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["status"] == "succeeded"
+    assert "# Réglages du serveur" in body["mycnf"]
+    files[0] = ("mycnf", (MYCNF_PATH, b"[mysqld]\ndatadir = /var/lib/r\xe9pertoire\n"))
+    refused = assert_problem(
+        client.post("/v1/analyze", files=files, data=FACTS, headers=tenants.mine.headers), 422
+    )
+    assert "save the file as UTF-8" in refused["detail"]
