@@ -44,14 +44,21 @@ _WHOLE_FLAVOR_GROUPS: Final = ("mysqld", "mariadbd", "mariadb", "server")
 
 
 class RecommendedFile(Struct, frozen=True):
-    """One option file as we hand it back: its path, the recommended text and its diff ("" unchanged)."""
+    """One option file as we hand it back: its path, the recommended text and its diff ("" unchanged);
+    `installed_path` where the server reads an upload given by a relative path (the diff names that)."""
 
     path: str
     recommended: str
     diff: str
+    installed_path: str | None = None
 
-    def to_dict(self) -> dict[str, str]:
-        return {"path": self.path, "recommended": self.recommended, "diff": self.diff}
+    def to_dict(self) -> dict[str, str | None]:
+        return {
+            "path": self.path,
+            "recommended": self.recommended,
+            "diff": self.diff,
+            "installed_path": self.installed_path,
+        }
 
 
 class Recommendation(Struct, frozen=True):
@@ -239,14 +246,16 @@ def render_recommendation(ctx: AuditContext, findings: Sequence[Finding]) -> Rec
     edited = _apply(ctx, ctx.options, findings, secrets)
     files: list[RecommendedFile] = []
     kept_out: list[str] = []
+    installed = ctx.options.installed_paths
     for path, original in ctx.options.files.items():
         copy = edited.get(path, original)
         protected = frozenset(line - 1 for where, line in secrets if where == path)
         kept_out.extend(f"{path}:{index + 1}" for index in sorted(protected))
         old, new, origins = original.lines(), copy.lines(), copy.origins()
-        diff = unified_diff(path, old, new, origins, protected) if path in edited else ""
+        target = installed.get(path)
+        diff = unified_diff(target or path, old, new, origins, protected) if path in edited else ""
         notes = _kept_out_notes(path, findings, protected) if protected else {}
-        files.append(RecommendedFile(path, _kept_out(new, origins, notes), diff))
+        files.append(RecommendedFile(path, _kept_out(new, origins, notes), diff, target))
     return Recommendation(tuple(files), "".join(file.diff for file in files), tuple(kept_out))
 
 

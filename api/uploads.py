@@ -26,7 +26,7 @@ from advisor.inputs.upload_text import decode_option_file
 from api.deps import MULTIPART_MEDIA_TYPE, is_json, media_type
 from api.problems import Problem
 from api.schemas.snapshots import SnapshotCreate
-from services.snapshots import LIMITS, SnapshotUpload
+from services.snapshots import LIMITS, SnapshotUpload, path_problem
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -35,7 +35,6 @@ REPEATABLE_FIELDS = frozenset({"mycnf", "status"})
 #: repeatable: the path of the n-th `mycnf` part (`/etc/mysql/conf.d/tuning.cnf`), when its filename
 #: lacks the folders (browsers and curl send the base name only).
 PATH_FIELD = "mycnf_path"
-MAX_PATH_CHARS = 500
 #: a generous bound on plain (non-file) form fields: the analyze parameters are eight.
 MAX_FORM_FIELDS = 64
 #: total body: every file at its limit, plus room for multipart boundaries and form fields.
@@ -133,18 +132,6 @@ async def _read_form(
         raise
     _name_option_files(texts, paths)
     return texts, fields
-
-
-def path_problem(path: str) -> str | None:
-    """Why an option-file path is refused (the API's `mycnf_path` and the form's path box alike); None
-    when it is a plain path: bounded, printable, not climbing out with `..`."""
-    if len(path) > MAX_PATH_CHARS:
-        return f"A path of at most {MAX_PATH_CHARS} characters, please (this one has {len(path)})."
-    if not path.isprintable():
-        return "A path of printable characters only, please (no tabs or control characters)."
-    if ".." in path.replace("\\", "/").split("/"):
-        return "A path without `..`, please: give the file's full path, e.g. /etc/mysql/conf.d/tuning.cnf."
-    return None
 
 
 def _checked_path(value: str) -> str:

@@ -65,12 +65,13 @@ def _print_or_write(result: AuditResult, output_dir: str | None) -> None:
 
     root = Path(output_dir)
     for file in result.files:
-        relative = relative_path(file.path)
-        if relative is None and not Path(file.path).is_absolute():
+        path = file.installed_path or file.path  # where the server reads it, when an include said so
+        relative = relative_path(path)
+        if relative is None and not Path(path).is_absolute():
             # `../orig/my.cnf` climbs out of the folder: written under it by its absolute path instead
-            relative = relative_path(str(Path(file.path).resolve()))
+            relative = relative_path(str(Path(path).resolve()))
         if relative is None:
-            raise UsageProblem(f"{file.path}: a path outside the output folder")
+            raise UsageProblem(f"{path}: a path outside the output folder")
         target = root / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(file.recommended.encode("utf-8", errors="surrogateescape"))

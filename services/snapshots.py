@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from store.models import Server
 
 MiB = 1024 * 1024
+MAX_PATH_CHARS = 500
 MAX_NAME_CHARS = 255
 MAX_HOW_CHARS = 500
 
@@ -123,7 +124,27 @@ def check_limits(upload: SnapshotUpload, limits: SnapshotLimits = LIMITS) -> Non
     if lines > limits.max_total_lines:
         raise TooLarge(f"the upload holds {lines} lines in all; the limit is {limits.max_total_lines} lines")
 
+    for path in upload.mycnf:
+        problem = path_problem(path)
+        if problem is not None:
+            raise InvalidInput(f"option file path {path!r}: {problem}", file=path)
     _check_detected_role(upload)
+
+
+def path_problem(path: str) -> str | None:
+    """Why an option file's path is refused (the API's `mycnf` names and `mycnf_path`, the form's path
+    box alike); None when it is a plain file path: bounded, printable, not climbing out with `..`, and
+    not a folder (`/etc/mysql/` would come back as a zip entry named like the folder)."""
+    if len(path) > MAX_PATH_CHARS:
+        return f"A path of at most {MAX_PATH_CHARS} characters, please (this one has {len(path)})."
+    if not path.isprintable():
+        return "A path of printable characters only, please (no tabs or control characters)."
+    parts = path.replace("\\", "/").split("/")
+    if ".." in parts:
+        return "A path without `..`, please: give the file's full path, e.g. /etc/mysql/conf.d/tuning.cnf."
+    if path and parts[-1] in ("", "."):  # an empty `mycnf_path` keeps the upload's own name
+        return "A file's path, please, not a folder's: e.g. /etc/mysql/conf.d/tuning.cnf."
+    return None
 
 
 def _encodable(text: str) -> bool:

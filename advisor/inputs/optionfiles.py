@@ -41,6 +41,7 @@ on the set — includes that match no upload, and include cycles.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Mapping
 from typing import Final
 
@@ -49,7 +50,7 @@ from msgspec import Struct
 from advisor.errors import InputError, InputWarning
 from advisor.inputs.optionedits import OptionFileEdits
 from advisor.inputs.optiongroups import groups_read
-from advisor.inputs.optionincludes import resolve_includes
+from advisor.inputs.optionincludes import installed_paths, resolve_includes
 from advisor.inputs.optionscan import Include, OptionEntry, Scan, check_text, scan
 from advisor.inputs.text_encoding import refuse_utf16
 
@@ -214,6 +215,12 @@ class OptionFileSet:
     def from_texts(cls, texts: Mapping[str, str]) -> OptionFileSet:
         """Parse each upload (in upload order) and follow `!include`/`!includedir` among them."""
         return cls({path: parse_option_file(text, path) for path, text in texts.items()})
+
+    @functools.cached_property
+    def installed_paths(self) -> dict[str, str]:
+        """Upload path → where the server reads it, for uploads with a relative path that an include with
+        an absolute path resolved to (advisor.inputs.optionincludes.installed_paths)."""
+        return installed_paths(self.files)
 
     @property
     def main(self) -> OptionFile | None:

@@ -203,6 +203,33 @@ def _walk(files: Mapping[str, OptionFile]) -> tuple[_Walker, tuple[str, ...], li
     return walker, unread, warnings
 
 
+def installed_paths(files: Mapping[str, OptionFile]) -> dict[str, str]:
+    """Where the server reads each upload that came with a relative path (`extra.cnf`, `conf.d/x.cnf`)
+    and that an include with an absolute path resolved to: `/etc/mysql/conf.d/extra.cnf` for
+    `!include /etc/mysql/conf.d/extra.cnf`, the folder plus the file's name for an `!includedir`. A
+    file handed back under its upload name would be installed at `/extra.cnf` by `patch -p1` from `/`."""
+    resolver = _Resolver(files)
+    found: dict[str, str] = {}
+    for path, option_file in files.items():
+        for include in option_file.includes:
+            # mariadbd reads a relative include from its working directory, not the file's folder
+            # (10.11.19, `--print-defaults` from `/`): only an absolute one says where the file is.
+            if not is_absolute(include.target.replace("\\", "/")):
+                continue
+            wanted = resolver.wanted(include.target, path)
+            targets = (resolver.directory if include.directory else resolver.file)(include.target, path)
+            for target in targets:
+                if is_absolute(normpath(target)):
+                    continue
+                name = (
+                    posixpath.join(wanted, posixpath.basename(normpath(target)))
+                    if include.directory
+                    else wanted
+                )
+                found.setdefault(target, name)
+    return found
+
+
 def directory_read(files: Collection[str], include: Include) -> tuple[str, list[str]]:
     """The folder an `!includedir` line names, normalised (joined to its file's directory when relative),
     and the uploads the server reads from it, in its order: the matching `resolve_includes` does (exact

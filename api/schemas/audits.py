@@ -129,6 +129,11 @@ class RecommendedFileRead(ReadModel):
     path: str = Field(description="The path the file was uploaded with.")
     recommended: str = Field(description="The whole file with the changes made; secret lines kept out.")
     diff: str = Field(description="`patch -p1` from `/` applies it; empty when the file is unchanged.")
+    installed_path: str | None = Field(
+        default=None,
+        description="Where the server reads the file, when it was uploaded by a relative path and an "
+        "include with an absolute path names it (the diff and the zip use this path); else null.",
+    )
 
 
 class DropInRead(ReadModel):

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from starlette.datastructures import FormData, UploadFile
 
 from api.problems import Problem
-from api.uploads import path_problem, read_named_text
-from services.snapshots import LIMITS
+from api.uploads import read_named_text
+from services.snapshots import LIMITS, path_problem
 
 DEFAULT_MYCNF_NAME = "my.cnf"
 MAX_MYCNF_ENTRIES = LIMITS.max_files

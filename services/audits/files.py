@@ -25,13 +25,14 @@ def _member(path: str) -> str:
     return relative_path(path) or posixpath.basename(path.replace("\\", "/"))
 
 
-def files_zip(files: list[dict[str, str]], dropin: dict[str, Any] | None) -> bytes:
-    """A zip of the recommended files, the combined diff and the drop-in file."""
+def files_zip(files: list[dict[str, Any]], dropin: dict[str, Any] | None) -> bytes:
+    """A zip of the recommended files (each where the server reads it, when an include showed that for
+    a file uploaded by a relative path), the combined diff and the drop-in file."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("README.txt", _README)
         for file in files:
-            archive.writestr(_member(file["path"]), file["recommended"])
+            archive.writestr(_member(file.get("installed_path") or file["path"]), file["recommended"])
         archive.writestr("recommended.diff", "".join(file["diff"] for file in files))
         if dropin is not None:
             archive.writestr(posixpath.join("dropin", _member(dropin["path"])), dropin["text"])

@@ -287,3 +287,46 @@ def test_an_option_file_with_latin1_comments_is_audited(
         client.post("/v1/analyze", files=files, data=FACTS, headers=tenants.mine.headers), 422
     )
     assert "save the file as UTF-8" in refused["detail"]
+
+
+def test_a_file_uploaded_without_its_path_comes_back_where_the_include_reads_it(
+    client: TestClient, tenants: Tenants, worker: WorkerProcess, tmp_path: Path
+) -> None:
+    """A DBA review's case: `extra.cnf` uploaded by its name alone, read through `!include
+    /etc/mysql/conf.d/extra.cnf`, came back as `extra.cnf` in the files, the zip and the diff —
+    `patch -p1` from / then made `/extra.cnf`. It now comes back with the path the server reads."""
+    main = "[mysqld]\nmax_connections = 151\n!include /etc/mysql/conf.d/extra.cnf\n"
+    extra = "[mysqld]\ninnodb_buffer_pool_size = 8M\n"
+    files = [("mycnf", ("my.cnf", main.encode())), ("mycnf", ("extra.cnf", extra.encode()))]
+    data = {**FACTS, "server_version": "10.11.6-MariaDB", "mycnf_path": ["/etc/mysql/my.cnf", ""]}
+    body = client.post(
+        "/v1/analyze", params={"wait": 30}, files=files, data=data, headers=tenants.mine.headers
+    ).json()
+    assert body["status"] == "succeeded", body
+    extra_file = next(file for file in body["files"] if file["path"] == "extra.cnf")
+    assert extra_file["installed_path"] == "/etc/mysql/conf.d/extra.cnf"
+    assert "--- a/etc/mysql/conf.d/extra.cnf" in body["diff"]
+    target = tmp_path / "etc/mysql/conf.d/extra.cnf"
+    target.parent.mkdir(parents=True)
+    target.write_text(extra)
+    (tmp_path / "etc/mysql/my.cnf").write_text(main)
+    run = subprocess.run(
+        ["patch", "-p1", "--batch"], input=body["diff"], text=True, cwd=tmp_path, capture_output=True
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert target.read_text() == extra_file["recommended"]
+    archive = client.get(f"/v1/audits/{body['id']}/files.zip", headers=tenants.mine.headers)
+    assert "etc/mysql/conf.d/extra.cnf" in zipfile.ZipFile(io.BytesIO(archive.content)).namelist()
+
+
+@pytest.mark.parametrize("path", ["/etc/mysql/", "/etc/mysql/."])
+def test_a_folder_given_as_an_option_files_path_is_a_422(
+    client: TestClient, tenants: Tenants, path: str
+) -> None:
+    """`mycnf_path=/etc/mysql/` was accepted and the zip held an entry named like the folder."""
+    for request in (
+        {"files": corpus_upload(), "data": {**FACTS, "mycnf_path": [path]}},
+        {"json": {**corpus_json(), "mycnf": {path: "[mysqld]\nmax_connections = 100\n"}, **FACTS}},
+    ):
+        problem = assert_problem(client.post("/v1/analyze", headers=tenants.mine.headers, **request), 422)
+        assert "not a folder's" in problem["detail"]

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from advisor.audit import AuditInputs, run_audit
-from api.uploads import MAX_PATH_CHARS, path_problem
 from api.web.filesview import KEPT_OUT_COMMENT, download_name, files_view
+from services.snapshots import MAX_PATH_CHARS, path_problem
 from tests.corpus import corpus_file
 from tests.web.corpus_form import VARIABLES
 
