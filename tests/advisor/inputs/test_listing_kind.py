@@ -3,12 +3,23 @@ round are refused naming the file."""
 
 from __future__ import annotations
 
+import itertools
 import string
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from advisor.errors import InputError
+from advisor.inputs.listing_kind import (
+    _COUNTER_RANGES,
+    _STATUS_NAMES,
+    _STATUS_PREFIXES,
+    CORE_VARIABLES,
+    _counter_count,
+    _is_counter,
+)
 from advisor.inputs.statusvars import parse_status, parse_variables
 from tests.advisor.inputs.test_statusvars_corpus import STATUS_FILES, VARIABLES_FILES
 from tests.corpus import CORPUS, corpus_file
@@ -103,3 +114,24 @@ def test_status_like_innodb_given_as_variables_is_refused() -> None:
     text = _like(STATUS, lambda name: name.startswith("innodb"))
     with pytest.raises(InputError, match="SHOW GLOBAL STATUS"):
         parse_variables(text, "innodb_status_like.tsv")
+
+
+_NAME_PARTS = st.sampled_from(
+    [*_STATUS_PREFIXES, *_STATUS_NAMES, *CORE_VARIABLES, "", "_", "a", "z", "x_y", "\x00", "é", "~"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.builds(lambda *parts: "".join(parts), _NAME_PARTS, _NAME_PARTS, _NAME_PARTS), max_size=40))
+def test_counters_counted_by_ranges_are_the_names_that_are_counters(names: list[str]) -> None:
+    """Bisecting the sorted names counts exactly the names that are a status name or start with a
+    counter prefix, each once (a name given twice twice), whatever their order."""
+    assert _counter_count(names) == sum(1 for name in names if _is_counter(name))
+    assert _counter_count(list(reversed(names))) == _counter_count(names)
+
+
+def test_the_counter_ranges_do_not_overlap() -> None:
+    """No name falls in two ranges: a prefix that extends another, or a status name under a prefix,
+    would be counted twice."""
+    ranges = sorted(_COUNTER_RANGES)
+    assert all(high <= next_low for (_, high), (next_low, _) in itertools.pairwise(ranges))
