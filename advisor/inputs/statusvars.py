@@ -41,6 +41,7 @@ from advisor.inputs.tabular import (
 )
 from advisor.inputs.tabular_columns import read_columns, read_help
 from advisor.inputs.tabular_exports import read_json, read_plain_csv, read_quoted_csv
+from advisor.inputs.tabular_fast import plain_tsv
 from advisor.inputs.text_encoding import refuse_utf16
 
 
@@ -147,6 +148,9 @@ def read_samples(text: str, file: str) -> RawSamples:
         text = text[1:]
     if "\r" in text:
         text = text.replace("\r\n", "\n")
+    plain = plain_tsv(text)
+    if plain is not None:  # every line `name<TAB>value`: what read_tsv would read, read at once
+        return RawSamples(Layout.TSV, [plain])
     lines = text.split("\n")
     layout, start = detect_layout(text, lines, file)
     out = Collector(file)
