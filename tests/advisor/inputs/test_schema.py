@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -392,3 +393,62 @@ def test_any_json_gives_facts_or_an_input_error(tables: list[object], wrapped: b
         parse_schema(text, "schema.json")
     except InputError as error:
         assert error.file == "schema.json"
+
+
+def _read_every_row(text: str, file: str) -> SchemaFacts | str:
+    """parse_schema with the system-schema rows not skipped ahead of the row loop (the error as text)."""
+    every_row = lambda text, lines, start, *_: range(start, len(lines))  # noqa: E731
+    with mock.patch("advisor.inputs.schema_tsv._rows_to_read", every_row):
+        try:
+            return parse_schema(text, file)
+        except InputError as exc:
+            return str(exc)
+
+
+def _read_as_is(text: str, file: str) -> SchemaFacts | str:
+    try:
+        return parse_schema(text, file)
+    except InputError as exc:
+        return str(exc)
+
+
+def _tables_dump_with(row: str, at: int) -> str:
+    """The s02 TABLES dump with `row` put in as the `at`-th line (1-based)."""
+    lines = _read("s02_load_rw_default.is_tables.tsv")[0].split("\n")
+    return "\n".join([*lines[: at - 1], row, *lines[at - 1 :]])
+
+
+@pytest.mark.parametrize(
+    ("row", "line", "words"),
+    [
+        ("def\tmysql\tshort_row", 120, "expected 23 tab-separated fields"),
+        ("def\tmysql\tlong_row" + "\tx" * 30, 150, "expected 23 tab-separated fields"),
+        ("def\tsbtest\tsbtest9\tBASE TABLE\tInnoDB" + "\tx" * 18, 200, "`rows` must be a whole number"),
+    ],
+)
+def test_a_bad_row_among_skipped_system_rows_still_names_its_line(row: str, line: int, words: str) -> None:
+    """System-schema rows are left out without a split only when every row has the header's width: a
+    row of another width among them is still the error at its line, as the row loop finds it."""
+    error = _error(_tables_dump_with(row, line), "is_tables.tsv")
+    assert (error.file, error.line) == ("is_tables.tsv", line)
+    assert words in error.message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        _read("s02_load_rw_default.is_tables.tsv")[0],
+        _read("s02_load_rw_default.is_tables.tsv")[0].split("\n", 1)[1],  # no header
+        _read("s02_load_rw_default.is_tables.tsv")[0].replace("\tmysql\t", "\tMySQL\t"),  # any case
+        _read("s02_load_rw_default.is_tables.tsv")[0].replace("\n", "\r\n"),
+        _read("s02_load_rw_default.is_tables.tsv")[0].replace(
+            "\ndef\tsys\t", "\n\ndef\tsys\t"
+        ),  # blank lines
+        _read("s02_load_rw_default.is_tables.tsv")[0].replace("\ndef\tsbtest\t", "\nother\tsbtest\t"),
+        _tables_dump_with("def\tsbtest\tsbtest1\tBASE TABLE\tInnoDB" + "\t0" * 18, 280),  # listed twice
+    ],
+)
+def test_skipping_system_rows_ahead_reads_what_the_row_loop_reads(text: str) -> None:
+    """TABLES dumps with and without a header, odd case, CRLF, blank lines, another catalog, a table
+    listed twice: the same facts and warnings as when every row goes through the loop."""
+    assert _read_as_is(text, "is_tables.tsv") == _read_every_row(text, "is_tables.tsv")
