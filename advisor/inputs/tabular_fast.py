@@ -50,7 +50,7 @@ def plain_tsv(text: str) -> dict[str, str] | None:
     keys = names if lowered == joined else lowered.split("\n")
     values = dict(zip(keys, fields[1::2], strict=True))
     if _HEADER in values:  # only as the first line: the header printed before the rows
-        if keys[0] != _HEADER or keys.count(_HEADER) > 1:
+        if keys[0] != _HEADER or f"\n{_HEADER}\n" in f"{lowered}\n":
             return None  # a header further down starts a new sample
         del values[_HEADER]
     return values or None

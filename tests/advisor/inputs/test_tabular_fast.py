@@ -90,6 +90,7 @@ def test_odd_texts_are_declined_and_read_line_by_line(text: str, samples: int) -
     [
         PLAIN + "| table_open_cache | 2000 |\n",
         PLAIN + "1st_name\tvalue\n",
+        PLAIN + "na\udcffme\t1\n",  # a byte not UTF-8, kept by the client as a lone surrogate
         PLAIN + "\tvalue without a name\n",
         "Variable_name\tValue\n",
         "Variable_name\tValue",
