@@ -19,6 +19,8 @@ _ODD_NAME_BYTES = bytes(byte if byte in _NAME_BYTES else ord("!") for byte in ra
 #: Below every name that starts with a letter or `_` (given only those, digits and `_` in names).
 _FIRST_IDENTIFIER = ":"
 _HEADER = "variable_name"
+#: How far the first tab is looked for: no real name is this long.
+_FIRST_LINE_CHARS = 256
 
 
 def plain_tsv(text: str) -> dict[str, str] | None:
@@ -28,6 +30,10 @@ def plain_tsv(text: str) -> dict[str, str] | None:
     tab, as the line-by-line reader keeps it; a name given twice keeps its last value (dict order:
     the first). The text may end with one newline (the last line is then empty).
     """
+    first_tab, first_newline = text.find("\t", 0, _FIRST_LINE_CHARS), text.find("\n", 0, _FIRST_LINE_CHARS)
+    lead = text[:1]
+    if not (lead.isalpha() or lead == "_") or first_tab < 0 or 0 <= first_newline < first_tab:
+        return None  # not led by `name<TAB>` (a table, `\\G`, JSON, columns, a prompt): no pass over it
     trailing = text.endswith("\n")
     # One tab per line: the separators, in order, alternate tab, newline, ..., tab (newline).
     separators = text.encode("utf-8", "surrogatepass").translate(None, _NOT_SEPARATORS)
