@@ -32,6 +32,6 @@ def looks_utf16(text: str) -> bool:
 
 
 def refuse_utf16(text: str, file: str) -> None:
-    """InputError naming the file when the text is UTF-16."""
+    """InputError naming the file when the text is UTF-16 (at line 1: the whole file is, from its start)."""
     if looks_utf16(text):
-        raise InputError(UTF16_ADVICE, file=file)
+        raise InputError(UTF16_ADVICE, file=file, line=1)
