@@ -3,7 +3,7 @@
 Run by hand, never in CI (it needs the package archives)::
 
     .venv/bin/python -m advisor.optioncheck.fetch_server_help --ubuntu-mirror URL [--debian-mirror URL]
-        [--only mariadb-10.6] [--keep DIR]
+        [--only mariadb-10.6] [--keep DIR]  # MySQL 9.7: Debian sid, the one MySQL 9.x a distribution ships
 
 Why: the servers' own `mysqld--help.result` test files cannot be found for MariaDB 10.0-10.6, and the MySQL
 ones hide every plugin option (InnoDB included). Debian and Ubuntu shipped those servers; their packages hold
@@ -59,10 +59,15 @@ TARGETS = (
            "usr/sbin/mariadbd"),
     Target("mariadb-11.8", "debian", ("trixie",), ("main",), "mariadb-server-core", "usr/sbin/mariadbd",
            own_runtime=True),
+    Target("mariadb-11.4", "ubuntu", ("plucky", "plucky-updates"), ("main", "universe"), "mariadb-server-core",
+           "usr/sbin/mariadbd", own_runtime=True),
     Target("mysql-5.7", "ubuntu", ("bionic", "bionic-updates"), ("main",), "mysql-server-core-5.7",
            "usr/sbin/mysqld"),
     Target("mysql-8.0", "ubuntu", ("jammy", "jammy-updates"), ("main",), "mysql-server-core-8.0",
            "usr/sbin/mysqld"),
+    Target("mysql-8.4", "ubuntu", ("resolute", "resolute-updates"), ("main",), "mysql-server-core",
+           "usr/sbin/mysqld", own_runtime=True),
+    Target("mysql-9.7", "debian", ("sid",), ("main",), "mysql-server-core", "usr/sbin/mysqld", own_runtime=True),
 )  # fmt: skip
 
 
