@@ -40,8 +40,11 @@ Data (``data/``), every fact with its source:
   live server). Other MariaDB versions are judged with these facts (``certain=False``).
 * ``names.json`` — which option names each version accepts: the help sections of the servers' own
   ``mysqld --verbose --help`` test results — MySQL 5.5.29, 5.6.40, 5.7.18, 8.0.3, 8.0.41, 9.x and
-  MariaDB 12.3 — beside MariaDB 10.11's real list (``sources/*.names``, each naming its repository, path
-  and commit), with the names those results hide (plugin options) marked blind. Regenerate with
+  MariaDB 12.3 — beside complete lists read off real binaries of distribution packages (MySQL 5.7.42, 8.0.46,
+  8.4.13, 9.7.4; MariaDB 10.0.38 to 11.8.9, 10.11's own; ``fetch_server_help``) (``sources/*.names``, each
+  naming its source), with the names the test results hide (plugin options) marked blind. Where such a
+  name sits between test results, ``settled`` judges it from the complete lists around (a misspelling no
+  version ever had; an option dropped before the target). Regenerate with
   ``python -m advisor.optioncheck.generate_names``. MySQL value types are borrowed from the same-named
   MariaDB option where one exists. Name verdicts are certain for MySQL 5.5 to 9.x and MariaDB 10.11 to
   12.3 (see ``versions``); a MySQL name resolves, and an abbreviation is unique or ambiguous, among the

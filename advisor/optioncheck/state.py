@@ -6,6 +6,7 @@ import re
 
 from advisor.optioncheck import data as catalogs
 from advisor.optioncheck import names as naming
+from advisor.optioncheck import settled
 from advisor.optioncheck.model import Outcome, Verdict
 from advisor.optioncheck.names import Resolution
 from advisor.optioncheck.plugins import with_plugins
@@ -31,9 +32,9 @@ class Judgement:
         self.written, self.value, self.flavor, self.version, self.os = name, value, flavor, version, os
         self.plugins = plugins
         self.data, self.history = catalogs.mariadb(), history(flavor)
-        if flavor == "mysql":  # the MySQL test results of the versions around the target
+        if flavor == "mysql":  # the MySQL lists around the target, with the real binaries' plugin options
             covered = self.history is not None and self.history.covers(version)
-            near = self.history.names_near(version) if self.history is not None and covered else None
+            near = settled.correction_names(flavor, version) if covered else None
             self.data = catalogs.mysql_near(near) if near is not None else catalogs.mysql()
         elif version[:2] == (10, 11):  # read off the real mariadbd 10.11: complete, plugins and values too
             self.history = None

@@ -4,20 +4,27 @@ from __future__ import annotations
 
 from advisor.optioncheck import data as catalogs
 from advisor.optioncheck import names as naming
+from advisor.optioncheck import settled
 from advisor.optioncheck.model import PLUGIN_CONSEQUENCES, Outcome, Verdict
 from advisor.optioncheck.names import Resolution
 from advisor.optioncheck.state import Judgement, line
 
 
 def absent_here(state: Judgement, name: str) -> bool:
-    """A name that neither snapshot around the target lists: an option of other versions only."""
+    """A name that neither snapshot around the target lists: an option of other versions only. A name the test
+    results hide counts only where real binaries' lists settle it (dropped before the target, or absent from
+    the nearest complete lists on both sides)."""
     names = state.history
     return (
         names is not None
         and name in names.listed
         and names.covers(state.version)
-        and not names.blind(name, state.version)
-        and (not names.listed_near(name, state.version))
+        and not names.listed_near(name, state.version)
+        and (
+            not names.blind(name, state.version)
+            or settled.removed(state.flavor, name, state.version)
+            or settled.unseen_between(state.flavor, name, state.version)
+        )
     )
 
 
@@ -28,7 +35,9 @@ def not_in_version(state: Judgement, name: str, loose: bool) -> Verdict:
     assert state.history is not None
     if swallowed(state, name):  # not listed there, but taken with a warning (a removed option, say)
         return stub(state, name)
-    certain = state.history.exact(state.version)
+    # certain where real binaries' lists surround the target, one of its series; or where it was dropped before
+    # the nearest real binary's list below the target and no later list has it (options do not come back)
+    certain = state.history.exact(state.version) or settled.removed(state.flavor, name, state.version)
     seen = ", ".join(state.history.seen_in(name))
     product = "MariaDB" if state.flavor == "mariadb" else "MySQL"
     words = f"'{name}' is an option of other {product} versions (listed in {seen}), not of this one"
@@ -87,16 +96,18 @@ def unknown(state: Judgement, name: str, loose: bool, prefix_of: str | None = No
         )
         reason, intended = "refused_prefix", prefix_of
     else:
-        known = state.history.names_near(state.version) if state.history is not None else None
+        known = settled.correction_names(state.flavor, state.version) if state.history is not None else None
         reason, words, intended = naming.classify_unknown(
             name, state.flavor, state.data, catalogs.foreign(), known
         )
-    # MySQL's test results leave plugin options out (InnoDB, NDB, X Plugin...): no verdict on those names,
-    # unless a real binary's list of the target's own series (with a list of the series below it) holds none
+    # The test results leave plugin options out (InnoDB, Aria, NDB, X Plugin...): no certain verdict on those
+    # names, unless a real binary's list of the target's own series (with a list of the series below it) holds
+    # none, or the name is a misspelling that no list of the flavor ever held (refused by every version)
     unsure = (
         state.history is not None
         and state.history.blind(name, state.version)
         and not state.history.settled_by_binary(name, state.version)
+        and not (reason == "misspelling" and settled.never_an_option(state.flavor, name))
     )
     suggestion = (
         line([s for s in state.specials if s != "loose"], intended, state.value) if intended else None
