@@ -9,6 +9,7 @@ from advisor.advisors.config_validity.lines import kept_instead, later_line, lin
 from advisor.findings import Evidence, Severity
 from advisor.patterns import lazy
 from advisor.rules import Proposal
+from advisor.units import format_size, parse_size
 
 if TYPE_CHECKING:
     from advisor.catalog import VariableFacts
@@ -26,6 +27,10 @@ _SAME_VALUE_SUCCESSOR: Final = frozenset(
     }
 )  # fmt: skip
 _SECONDS_PER_DAY: Final = 86_400
+_LOG_FILE_SIZE: Final = "innodb_log_file_size"
+_FILES_IN_GROUP: Final = "innodb_log_files_in_group"
+_REDO_CAPACITY: Final = "innodb_redo_log_capacity"
+_MYSQL_FILES_IN_GROUP: Final = 2
 _DECIMAL: Final = lazy(r"[0-9]{1,6}(?:\.[0-9]{1,6})?")
 
 
@@ -62,7 +67,23 @@ def _replacement(
     if name == "expire_logs_days":
         days = float(value) if _DECIMAL().fullmatch(value) else None
         return (target, str(round(days * _SECONDS_PER_DAY))) if days is not None else None
+    if name == _LOG_FILE_SIZE and target == _REDO_CAPACITY:
+        return _redo_capacity(ctx, value)
     return (target, value) if name in _SAME_VALUE_SUCCESSOR else None
+
+
+def _redo_capacity(ctx: AuditContext, value: str) -> tuple[str, str] | None:
+    """The redo the removed innodb_log_file_size asked for: the size times innodb_log_files_in_group (the
+    file's, else MySQL's default 2), within innodb_redo_log_capacity's range — what MySQL 8.0.30+ itself
+    derives from the two when the capacity is not set (the manual, innodb_redo_log_capacity)."""
+    size = parse_size(value)
+    groups = ctx.options.effective(ctx.groups_read).get(_FILES_IN_GROUP) if ctx.options is not None else None
+    given = groups.entry.value if groups is not None else None
+    files = int(given) if given is not None and given.isdigit() else _MYSQL_FILES_IN_GROUP
+    facts = ctx.catalog.lookup(_REDO_CAPACITY, ctx.version)
+    if size is None or facts is None or facts.min is None or facts.max is None:
+        return None
+    return _REDO_CAPACITY, format_size(int(min(max(size * files, facts.min), facts.max)))
 
 
 def _line_fix(
