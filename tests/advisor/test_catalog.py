@@ -621,7 +621,7 @@ def test_scope_and_units(cat: Catalog) -> None:
     assert cat.lookup("innodb_buffer_pool_size", version).unit == "bytes"  # type: ignore[union-attr]
     assert cat.lookup("binlog_group_commit_sync_delay", version).unit == "microseconds"  # type: ignore[union-attr]
     assert cat.lookup("innodb_old_blocks_time", version).unit == "milliseconds"  # type: ignore[union-attr]
-    assert cat.lookup("binlog_format", version).values == ("ROW", "STATEMENT", "MIXED")  # type: ignore[union-attr]
+    assert cat.lookup("binlog_format", version).values == ("MIXED", "STATEMENT", "ROW")  # type: ignore[union-attr]
 
 
 def test_catalog_rejects_other_formats(tmp_path: Path) -> None:
