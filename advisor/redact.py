@@ -72,6 +72,7 @@ _NOT_SECRETS: Final = frozenset(
         "password_reuse_check",
         "password_reuse_check_interval",
         "simple_password_check",
+        "secure_auth",  # MariaDB's switch refusing old-style password hashes
         "innodb_ft_max_token_size",  # sizes whose abbreviations end in `_token`
         "innodb_ft_min_token_size",
         "ngram_token_size",
@@ -148,6 +149,11 @@ def _full_name(key: str) -> str:
 
 def _password_word(word: str, shortest: int) -> bool:
     return len(word) >= shortest and any(known.startswith(word) for known in _PASSWORD_WORDS)
+
+
+def holds_no_secret(name: str) -> bool:
+    """Is this a name known to share a word with secrets but hold none (`max_password_errors`)?"""
+    return normalise_option_name(name) in _NOT_SECRETS
 
 
 @lru_cache(maxsize=8192)  # names repeat across files and audits; bounded: they come from uploads

@@ -23,10 +23,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from advisor.redact import holds_no_secret
+
 REDACTED = "********"
 #: Variable names whose values may be credentials: wsrep_sst_auth, report_password, the key
-#: management plugins' secrets and tokens. Policy switches that merely share a word are redacted too:
-#: no advisor reads them, and a rule that cannot leak is easier to trust than a list of exceptions.
+#: management plugins' secrets and tokens — and names the core knows to be policy switches that merely
+#: share a word (advisor.redact.holds_no_secret: max_password_errors, old_passwords, secure_auth), which
+#: stay readable: a masked value says nothing, and the audit compares them with the option file.
 _SECRET_NAME = re.compile(r"password|passwd|secret|auth|credential|filekey|_token$", re.I)
 
 _THREAD_LINE = re.compile(
@@ -49,9 +52,13 @@ FOREIGN_KEY_NOTE = "(the statement, constraint and records of this error were re
 def redact_variables(rows: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     """The variables with the value of every credential-like name replaced by ********.
 
-    Empty values stay empty: they show that nothing is set, and hide nothing.
+    Empty values stay empty: they show that nothing is set, and hide nothing. A name that merely shares
+    a word with secrets (`max_password_errors`) keeps its value; an unknown one is masked.
     """
-    return [(name, REDACTED if value and _SECRET_NAME.search(name) else value) for name, value in rows]
+    return [
+        (name, REDACTED if value and _SECRET_NAME.search(name) and not holds_no_secret(name) else value)
+        for name, value in rows
+    ]
 
 
 def _is_border(line: str) -> bool:

@@ -102,15 +102,20 @@ def test_every_corpus_dump_parses_alike_after_stripping(relative: str) -> None:
 
 
 def test_credential_like_variables_are_masked_and_the_audit_does_not_change() -> None:
-    """A real MariaDB variables dump: secrets masked, empty ones left empty, same findings as before."""
+    """A real MariaDB variables dump: secrets masked, policy switches (max_password_errors) and empty
+    values left as they are, same findings as before."""
     text = _read(SYSBENCH_VARIABLES)
     rows = [tuple(line.split("\t", 1)) for line in text.splitlines()[1:] if "\t" in line]
     rows.append(("wsrep_sst_auth", "sstuser:s3cret-sst"))
     rows.append(("hashicorp_key_management_token", "hvs.s3cret-token"))
     redacted = redact_variables(rows)  # type: ignore[arg-type]
     masked = {name for (name, value), (_, shown) in zip(rows, redacted, strict=True) if shown != value}
-    assert {"wsrep_sst_auth", "hashicorp_key_management_token", "old_passwords", "secure_auth"} <= masked
+    assert {"wsrep_sst_auth", "hashicorp_key_management_token"} <= masked
     assert all(dict(redacted)[name] == REDACTED for name in masked)
+    policy = {"old_passwords", "secure_auth", "max_password_errors", "default_password_lifetime"}
+    policy |= {"strict_password_validation", "disconnect_on_expired_password"}
+    assert not masked & policy  # switches that share a word with secrets and hold none stay readable
+    assert policy <= dict(rows).keys()
     assert dict(redacted)["report_password"] == ""  # nothing set, nothing hidden
     assert "innodb_ft_max_token_size" not in masked and "innodb_buffer_pool_size" not in masked
     assert "s3cret" not in "".join(value for _, value in redacted)
