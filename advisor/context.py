@@ -91,6 +91,8 @@ class EffectiveConfig(Struct, frozen=True):
     drift: tuple[Setting, ...] = ()
     #: what the live server has, when a complete SHOW GLOBAL VARIABLES dump was given.
     live: LiveExistence | None = None
+    #: drift the server cannot leave: why it runs another value than the file's (name → reason).
+    drift_reasons: Mapping[str, str] = field(default_factory=dict)
 
     def get(self, name: str) -> Setting | None:
         return self.settings.get(name)

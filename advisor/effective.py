@@ -4,8 +4,9 @@ Live wins over the file, the file over the compiled-in default. A complete live 
 truth of what exists: a variable it lacks has no default in effect (advisor.context.LiveExistence); an
 excerpt gives its values and proves nothing about the rest. Settings are built on first
 access (an audit reads a few dozen of the ~500 variables a dump holds), so building the context
-costs next to nothing. A variable whose live value differs from the file's is drift: a change
-not applied yet, or a file that is not the one the server reads.
+costs next to nothing. A variable whose live value differs from the file's, compared as the server
+stores them (advisor.stored_value), is drift: a change not applied yet, a file that is not the one the
+server reads, or a value the server could not run (with the reason).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from advisor.context import EffectiveConfig, LiveExistence, ReadLog, Setting
 from advisor.effective_lines import entry_in_force
 from advisor.maximum_prefix import last_setting, maximum_sets_value
 from advisor.redact import holds_secret_pair, is_secret_option
-from advisor.sql import same_value
+from advisor.stored_value import DriftCheck, compare
 from advisor.units import parse_bool, parse_size
 
 if TYPE_CHECKING:
@@ -185,21 +186,16 @@ def _plugin_maximum(
         entries[name] = last
 
 
-def _is_integer(value: str) -> bool:
-    return value.strip().lstrip("+-").isdigit()
-
-
-def _differs(catalog: Catalog, version: ServerVersion, name: str, file_value: str, live_value: str) -> bool:
-    """Only values of the same kind compare: `log-bin = mysql-bin` in a file is not drift from ON,
-    though it is from OFF (a base name turns binary logging on)."""
+def _drift_check(
+    catalog: Catalog, version: ServerVersion, name: str, file_value: str, live: Mapping[str, str]
+) -> DriftCheck:
+    """The file's value against the live one as the server stores them (advisor.stored_value):
+    `log-bin = mysql-bin` in a file is not drift from ON, though it is from OFF (a base name turns
+    binary logging on)."""
+    live_value = live[name]
     if name in _BASE_NAME_TURNS_ON and parse_bool(file_value) is None:
-        return parse_bool(live_value) is False
-    numbers = _is_integer(file_value) and _is_integer(
-        live_value
-    )  # 2 against 1 is drift, though 1 reads as ON
-    if not numbers and (parse_bool(live_value) is None) != (parse_bool(file_value) is None):
-        return False
-    return not same_value(catalog, version, name, file_value, live_value)
+        return DriftCheck(parse_bool(live_value) is False)
+    return compare(catalog, version, name, file_value, live_value, live.get)
 
 
 def _pool_seen_in_status(
@@ -246,18 +242,19 @@ def build_effective_config(
     live = dict(variables.values) if variables is not None else {}
     existence = LiveExistence.from_dump(variables) if variables is not None else None
     settings = LayeredSettings(catalog, version, file_entries, live, existence, fixed)
-    drift = tuple(
-        settings[name]
+    checks = {
+        name: _drift_check(catalog, version, name, _entry_value(entry), live)
         for name, entry in file_entries.items()
         if name in live
         and not is_secret_option(name)  # never echoed, and the server masks some (`********`)
         and not holds_secret_pair(_entry_value(entry))  # wsrep_provider_options' socket.ssl_password=…
         and not holds_secret_pair(live[name])
-        and _differs(catalog, version, name, _entry_value(entry), live[name])
-    )
+    }
+    drift = tuple(settings[name] for name, check in checks.items() if check.differs)
+    reasons = {name: check.reason for name, check in checks.items() if check.reason is not None}
     seen = _pool_seen_in_status(file_entries, status) if variables is None else None
     if seen is not None:
         settings.observe(seen)
         drift = (*drift, seen)
     settings.log = ReadLog(watched=[setting.name for setting in drift])
-    return EffectiveConfig(settings=settings, drift=drift, live=existence)
+    return EffectiveConfig(settings=settings, drift=drift, live=existence, drift_reasons=reasons)

@@ -36,6 +36,7 @@ from advisor.prepared import PreparedDumps, parse_dumps
 from advisor.rules import Proposal, Rule
 from advisor.secret_findings import keep_secrets_out
 from advisor.sql import apply_sql, numeric_value, same_spelling, same_value
+from advisor.stored_value import stored_form
 from advisor.version import ServerVersion, parse_version
 
 if TYPE_CHECKING:
@@ -344,14 +345,20 @@ def _redacted(warning: InputWarning) -> InputWarning:
 def _drift(ctx: AuditContext, setting: Setting, findings: list[Finding]) -> Drift:
     """The file's value not yet live, with the SQL that applies it when the variable is dynamic —
     none when a finding on that variable does not recommend the file's value: the value is refused
-    or advised against (a file's `innodb_flush_log_at_trx_commit = 0`), and the finding has its own SQL."""
+    or advised against (a file's `innodb_flush_log_at_trx_commit = 0`), and the finding has its own SQL;
+    none either, with the reason, when the server could not run the file's value (a table_open_cache
+    lowered to fit open_files_limit). The SQL sets the value the server stores (block sizes)."""
     name, value = setting.name, setting.file_value
+    reason = ctx.config.drift_reasons.get(name)
+    if reason is not None:
+        return Drift(setting, reason=reason)
     if value is None or not ctx.knows(name) or not ctx.catalog.is_dynamic(name, ctx.version):
         return Drift(setting)
     about = [finding for finding in findings if finding.variable == name]
-    if any(
+    stored = stored_form(ctx.catalog, ctx.version, name, value)
+    if stored is None or any(  # None: no value of this variable, which SET GLOBAL refuses too
         finding.recommended is None
-        or not same_value(ctx.catalog, ctx.version, name, finding.recommended, value)
+        or stored_form(ctx.catalog, ctx.version, name, finding.recommended) != stored
         for finding in about
     ):
         return Drift(setting)

@@ -88,10 +88,13 @@ class Drift(Struct, frozen=True):
     """A setting whose running value is not the option file's: in the file, not yet live.
 
     `apply_sql` brings the running server to the file's value without a restart; None when the
-    variable is not dynamic (a restart applies it) or when the target version does not say."""
+    variable is not dynamic (a restart applies it) or when the target version does not say. `reason`
+    says why the server runs another value than the file's when neither SQL nor a restart changes
+    that (a table_open_cache lowered to fit open_files_limit)."""
 
     setting: Setting
     apply_sql: str | None = None
+    reason: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         setting = self.setting
@@ -103,7 +106,8 @@ class Drift(Struct, frozen=True):
             "file": setting.file,
             "line": setting.line,
             "apply_sql": self.apply_sql,
-            "restart_required": self.apply_sql is None,
+            "restart_required": self.apply_sql is None and self.reason is None,
+            "reason": self.reason,
         }
 
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import re
+from decimal import Decimal
 from functools import lru_cache
 
 from advisor.catalog import Catalog
+from advisor.stored_value import settable
 from advisor.units import format_size, parse_bool, parse_size
 from advisor.version import ServerVersion
 
 _NUMERIC_UNITS = frozenset({"bytes", "count", "seconds", "microseconds", "milliseconds", "pages", "percent"})
+_DECIMAL = re.compile(r"[+-]?\d+\.\d+")
 
 
 def _unit(catalog: Catalog, version: ServerVersion, name: str) -> str | None:
@@ -31,6 +35,11 @@ def _canonical(unit: str | None, value: str) -> str:
         size = parse_size(text)
         if size is not None:
             return str(size)
+        if _DECIMAL.fullmatch(text):  # `2.000000` (SHOW VARIABLES of a double) is 2, `0.500000` is 0.5
+            exact = Decimal(text)
+            return str(
+                exact.quantize(Decimal(1)) if exact == exact.to_integral_value() else exact.normalize()
+            )
     if unit in ("bool", None):
         flag = parse_bool(text)
         if flag is not None and (unit == "bool" or text.upper() in ("ON", "OFF")):
@@ -67,12 +76,15 @@ def _sql_literal(catalog: Catalog, version: ServerVersion, name: str, value: str
     normalised = normalise_value(catalog, version, name, value)
     if normalised.lstrip("-").isdigit() or normalised in ("ON", "OFF"):
         return normalised
+    if _unit(catalog, version, name) in _NUMERIC_UNITS and _DECIMAL.fullmatch(normalised):
+        return normalised  # a double: the server refuses '0.5' in quotes (ERROR 1232)
     escaped = normalised.replace("\\", "\\\\").replace("'", "\\'")
     return f"'{escaped}'"
 
 
 def apply_sql(catalog: Catalog, version: ServerVersion, name: str, value: str) -> str:
-    """`SET PERSIST` on MySQL 8.0+ (survives a restart), `SET GLOBAL` elsewhere; sizes in bytes."""
-    literal = _sql_literal(catalog, version, name, value)
+    """`SET PERSIST` on MySQL 8.0+ (survives a restart), `SET GLOBAL` elsewhere; sizes in bytes, rounded
+    down to the variable's block size: the value the server takes as given, even under STRICT_ALL_TABLES."""
+    literal = _sql_literal(catalog, version, name, settable(catalog, version, name, value))
     verb = "SET PERSIST" if not version.is_mariadb and version.as_tuple() >= (8, 0) else "SET GLOBAL"
     return f"{verb} {name} = {literal};"

@@ -71,6 +71,11 @@ class DriftEntry(ReadModel):
         None, description="Applies the file's value without a restart; null: restart."
     )
     restart_required: bool | None = Field(None, description="Only a restart applies the file's value.")
+    reason: str | None = Field(
+        None,
+        description="Why the server runs another value than the file's when neither SQL nor a restart "
+        "changes that (a table_open_cache lowered to fit open_files_limit); null otherwise.",
+    )
 
 
 class ServerFacts(ReadModel):

@@ -57,7 +57,7 @@ def apply_text(finding: Mapping[str, Any], drift: Mapping[str, Mapping[str, Any]
         return "restart"
     entry = (drift or {}).get(str(finding.get("variable")))
     if entry is not None and finding.get("recommended") is None:
-        return "live" if entry.get("apply_sql") else "restart"
+        return "live" if entry.get("apply_sql") else "–" if entry.get("reason") else "restart"
     return "–"
 
 
@@ -151,7 +151,7 @@ def _drift_lines(drift: Sequence[Mapping[str, Any]]) -> list[str]:
         "|---|---|---|---|",
     ]
     for entry in drift:
-        how = f"`{entry['apply_sql']}`" if entry.get("apply_sql") else "restart"
+        how = entry.get("reason") or (f"`{entry['apply_sql']}`" if entry.get("apply_sql") else "restart")
         where = f" ({entry.get('file')}:{entry.get('line')})" if entry.get("file") else ""
         lines.append(
             f"| `{_cell(entry.get('name'))}` | `{_cell(entry.get('file_value'))}`{_cell(where)} "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from advisor.catalog import get_catalog
 from advisor.effective import build_effective_config
 from advisor.inputs.optionfiles import OptionFileSet, groups_read
@@ -70,3 +72,113 @@ def test_real_server_file_and_variables_from_the_corpus() -> None:
     binlog_format = config.get("binlog_format")
     assert binlog_format is not None and binlog_format.file_value == "STATEMENT"
     assert binlog_format.line is not None and binlog_format.source == "live"
+
+
+MARIADB = "10.11.19-MariaDB"
+
+
+@pytest.mark.parametrize(
+    ("version", "name", "file_value", "live_value"),
+    [
+        (MARIADB, "long_query_time", "2", "2.000000"),
+        (MARIADB, "expire_logs_days", "3", "3.000000"),
+        (MARIADB, "event_scheduler", "1", "ON"),
+        (MARIADB, "query_cache_type", "1", "ON"),
+        (MARIADB, "binlog_format", "2", "ROW"),
+        (MARIADB, "binlog_format", "row", "ROW"),
+        (MARIADB, "transaction_isolation", "read-committed", "READ-COMMITTED"),
+        (MARIADB, "character_set_server", "UTF8MB4", "utf8mb4"),
+        (MARIADB, "character_set_server", "utf8", "utf8mb3"),
+        (MARIADB, "collation_server", "UTF8MB4_GENERAL_CI", "utf8mb4_general_ci"),
+        (MARIADB, "default_storage_engine", "innodb", "InnoDB"),
+        (
+            MARIADB,
+            "sql_mode",
+            "TRADITIONAL",
+            "STRICT_TRANS_TABLES,STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,"
+            "TRADITIONAL,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION",
+        ),
+        (MARIADB, "sql_mode", "ansi", "REAL_AS_FLOAT,PIPES_AS_CONCAT,ANSI_QUOTES,IGNORE_SPACE,ANSI"),
+        (
+            "8.0.36",
+            "sql_mode",
+            "TRADITIONAL",
+            "STRICT_TRANS_TABLES,STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,"
+            "TRADITIONAL,NO_ENGINE_SUBSTITUTION",
+        ),
+        (
+            "8.0.36",
+            "sql_mode",
+            "NO_ENGINE_SUBSTITUTION,STRICT_TRANS_TABLES",
+            "STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION",
+        ),
+        (MARIADB, "optimizer_switch", "'index_merge=off'", "index_merge=off,index_merge_union=on,mrr=off"),
+        (MARIADB, "optimizer_switch", "index_merge=default,mrr=OFF", "index_merge=on,mrr=off"),
+        (MARIADB, "max_allowed_packet", "1000000", "999424"),
+        (MARIADB, "join_buffer_size", "300000", "299904"),
+        (MARIADB, "innodb_log_buffer_size", "10000000", "9998336"),
+        ("8.0.36", "max_allowed_packet", "1000000", "999424"),
+        (MARIADB, "datadir", "/var/lib/mysql", "/var/lib/mysql/"),
+        (MARIADB, "tmpdir", "/tmp/", "/tmp"),
+        (MARIADB, "max_password_errors", "5", "********"),
+    ],
+)
+def test_one_value_in_two_spellings_is_no_drift(
+    version: str, name: str, file_value: str, live_value: str
+) -> None:
+    """The file's value and the live one compared as the server stores them (each pair read back from
+    mariadbd 10.11.19, or from MySQL 8.0's `--verbose --help`), and a masked live value proves nothing."""
+    config = _config(version, f"[mysqld]\n{name} = {file_value}\n", f"{name}\t{live_value}\n")
+    assert config.drift == ()
+
+
+@pytest.mark.parametrize(
+    ("name", "file_value", "live_value"),
+    [
+        ("long_query_time", "2", "10.000000"),
+        ("event_scheduler", "1", "OFF"),
+        ("query_cache_type", "DEMAND", "ON"),
+        ("binlog_format", "0", "ROW"),
+        ("character_set_server", "utf8mb4", "latin1"),
+        ("sql_mode", "TRADITIONAL", "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER"),
+        ("optimizer_switch", "index_merge=off", "index_merge=on,index_merge_union=on"),
+        ("max_allowed_packet", "1000000", "16777216"),
+        ("max_allowed_packet", "1024", "999424"),
+        ("datadir", "/var/lib/mysql", "/srv/mysql/"),
+        ("innodb_flush_log_at_trx_commit", "2", "1"),
+    ],
+)
+def test_another_stored_value_is_drift(name: str, file_value: str, live_value: str) -> None:
+    """Each of these runs another value than the file's once stored."""
+    config = _config(MARIADB, f"[mysqld]\n{name} = {file_value}\n", f"{name}\t{live_value}\n")
+    assert [setting.name for setting in config.drift] == [name]
+
+
+def test_a_value_the_server_lowered_is_drift_with_its_reason() -> None:
+    """table_open_cache 30000 lowered to 8485 for open_files_limit 20000, an open_files_limit the system
+    caps, and a max_allowed_packet above the maximum: drift, each with the reason the file cannot run."""
+    config = _config(
+        MARIADB,
+        "[mysqld]\ntable_open_cache = 30000\nopen_files_limit = 500000\nmax_allowed_packet = 4G\n",
+        "table_open_cache\t8485\nopen_files_limit\t20000\nmax_connections\t3000\nmax_allowed_packet\t1073741824\n",
+    )
+    assert [setting.name for setting in config.drift] == [
+        "table_open_cache",
+        "open_files_limit",
+        "max_allowed_packet",
+    ]
+    reasons = config.drift_reasons
+    assert "fit open_files_limit 20000" in reasons["table_open_cache"]
+    assert "open 20000 files" in reasons["open_files_limit"]
+    assert "above the largest value the server takes (1073741824)" in reasons["max_allowed_packet"]
+
+
+def test_a_table_cache_set_lower_by_hand_has_no_clamp_reason() -> None:
+    """A live table_open_cache below the file's that open_files_limit would fit was set by someone: plain drift."""
+    config = _config(
+        MARIADB,
+        "[mysqld]\ntable_open_cache = 4000\n",
+        "table_open_cache\t2000\nopen_files_limit\t20000\nmax_connections\t151\n",
+    )
+    assert [setting.name for setting in config.drift] == ["table_open_cache"]
+    assert config.drift_reasons == {}

@@ -11,8 +11,11 @@ import pymysql
 import pytest
 
 from advisor.audit import AuditInputs, run_audit
+from advisor.catalog import get_catalog
 from advisor.findings import Finding
 from advisor.live_sql import BOUNDS
+from advisor.sql import apply_sql
+from advisor.version import parse_version
 from tests.fixtures.real_services import IN_CI
 
 HOST = os.environ.get("INNOTUNE_TEST_MARIADB_HOST", "127.0.0.1")
@@ -55,6 +58,29 @@ def test_printed_order_runs_io_capacity_before_its_maximum() -> None:
     result = run_audit(AuditInputs(server_version="10.11.6-MariaDB", storage="nvme", memory="32G"))
     rules = [f.rule for f in result.findings if f.variable in BOUND_NAMES]
     assert rules.index("flushing.io_capacity") < rules.index("flushing.io_capacity_max")
+
+
+def test_drift_sql_offers_the_value_the_server_stores() -> None:
+    """A size off the block is rounded down (the server refuses 1000000 for max_allowed_packet under
+    STRICT_ALL_TABLES: ERROR 1231), a double goes unquoted (ERROR 1232 for '0.5'), MySQL 8.0 persists."""
+    catalog = get_catalog()
+    mariadb, mysql = parse_version("10.11.19-MariaDB"), parse_version("8.0.36")
+    assert (
+        apply_sql(catalog, mariadb, "max_allowed_packet", "1000000")
+        == "SET GLOBAL max_allowed_packet = 999424;"
+    )
+    assert (
+        apply_sql(catalog, mariadb, "join_buffer_size", "300000") == "SET GLOBAL join_buffer_size = 299904;"
+    )
+    assert (
+        apply_sql(catalog, mariadb, "max_allowed_packet", "64M")
+        == "SET GLOBAL max_allowed_packet = 67108864;"
+    )
+    assert apply_sql(catalog, mariadb, "long_query_time", "0.5") == "SET GLOBAL long_query_time = 0.5;"
+    assert (
+        apply_sql(catalog, mysql, "max_allowed_packet", "1000000")
+        == "SET PERSIST max_allowed_packet = 999424;"
+    )
 
 
 # --- the real server -------------------------------------------------------------------------------
@@ -125,3 +151,35 @@ def test_without_the_prefix_mariadb_warns(mariadb: Any) -> None:
     _query(mariadb, "SET GLOBAL innodb_io_capacity = 10000")
     warnings = _query(mariadb, "SHOW WARNINGS")
     assert warnings and warnings[0][1] == 1210, warnings
+
+
+DRIFT_NAMES = ("max_allowed_packet", "join_buffer_size", "long_query_time", "sort_buffer_size")
+
+
+@pytest.mark.mariadb
+def test_drift_sql_runs_under_strict_all_tables_and_clears_the_drift() -> None:
+    """A file whose sizes are off their block, against the live server: each drift entry's SQL runs under
+    STRICT_ALL_TABLES without an error or a warning, and a re-audit of the server finds no drift left."""
+    connection = _connect()
+    saved = _query(connection, "SELECT " + ", ".join(f"@@GLOBAL.{name}" for name in DRIFT_NAMES))[0]
+    cnf = "[mysqld]\nmax_allowed_packet = 1000000\njoin_buffer_size = 300000\nlong_query_time = 0.5\nsort_buffer_size = 3000000\n"
+
+    def drift() -> list[Any]:
+        dump = "\n".join(f"{name}\t{value}" for name, value in _query(connection, "SHOW GLOBAL VARIABLES"))
+        return list(run_audit(AuditInputs(mycnf={"my.cnf": cnf}, variables=dump + "\n")).drift)
+
+    try:
+        _query(connection, "SET SESSION sql_mode = 'STRICT_ALL_TABLES'")
+        for name, value in zip(DRIFT_NAMES, ("4194304", "262144", "10", "2097152"), strict=True):
+            _query(connection, f"SET GLOBAL {name} = {value}")
+        entries = drift()
+        assert {entry.setting.name for entry in entries} == set(DRIFT_NAMES)
+        for entry in entries:
+            assert entry.apply_sql is not None, entry.setting.name
+            _query(connection, entry.apply_sql)
+            assert _query(connection, "SHOW WARNINGS") == [], entry.apply_sql
+        assert drift() == []
+    finally:
+        for name, value in zip(DRIFT_NAMES, saved, strict=True):
+            _query(connection, f"SET GLOBAL {name} = {value}")
+        connection.close()

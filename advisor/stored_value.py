@@ -1,0 +1,355 @@
+"""Values as the server stores them: what drift compares, and the value a SET GLOBAL for drift offers.
+
+A file's `long_query_time = 2` runs as `2.000000`, `event_scheduler = 1` as `ON`, `UTF8MB4` as `utf8mb4`,
+`sql_mode = TRADITIONAL` as its seven modes, `max_allowed_packet = 1000000` as 999424 (a multiple of the
+catalog's block_size), `optimizer_switch = 'index_merge=off'` as the whole flag list with that flag off,
+`datadir = /var/lib/mysql` as `/var/lib/mysql/`. None of these is drift: each side is brought to the form
+the server stores (`stored_form`) before they are compared, and only a different stored value is.
+
+Where the server could not run the file's value — above the catalog's maximum, a table_open_cache lowered
+to fit open_files_limit, an open_files_limit the operating system caps — the entry stays drift with a plain
+reason and no SQL: `SET GLOBAL table_open_cache = 30000` would run the server out of file descriptors.
+
+Only the drift path (names set in both the file and a live dump) comes here; sql.same_value stays the
+cheap comparison of the rule engine.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from functools import lru_cache
+
+from advisor.catalog import Catalog, VariableFacts
+from advisor.optioncheck.values import find_type
+from advisor.units import parse_bool, parse_size
+from advisor.version import ServerVersion
+
+NUMERIC_UNITS = frozenset({"bytes", "count", "seconds", "microseconds", "milliseconds", "pages", "percent"})
+_DECIMAL = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_FLAG = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[A-Za-z0-9_]+")
+#: charsets, collations and storage engines are names the server looks up ignoring case.
+_CASELESS = re.compile(r"^(character_set_|collation_)|storage_engine$")
+
+# sql_mode's combination modes and what SET sql_mode = 'X' turns on besides X itself: read back with
+# SELECT @@sql_mode on mariadbd 10.11.19, and from `mysqld --sql-mode=X --verbose --help` of MySQL
+# 5.7.42 and 8.0.46 (8.0 dropped all but ANSI and TRADITIONAL, and NO_AUTO_CREATE_USER).
+_QUOTING = (
+    "PIPES_AS_CONCAT",
+    "ANSI_QUOTES",
+    "IGNORE_SPACE",
+    "NO_KEY_OPTIONS",
+    "NO_TABLE_OPTIONS",
+    "NO_FIELD_OPTIONS",
+)
+_STRICT = (
+    "STRICT_TRANS_TABLES",
+    "STRICT_ALL_TABLES",
+    "NO_ZERO_IN_DATE",
+    "NO_ZERO_DATE",
+    "ERROR_FOR_DIVISION_BY_ZERO",
+)
+_OLD_COMBINATIONS: dict[str, tuple[str, ...]] = {
+    "ANSI": ("REAL_AS_FLOAT", "PIPES_AS_CONCAT", "ANSI_QUOTES", "IGNORE_SPACE", "ONLY_FULL_GROUP_BY"),
+    "DB2": _QUOTING,
+    "MAXDB": (*_QUOTING, "NO_AUTO_CREATE_USER"),
+    "MSSQL": _QUOTING,
+    "MYSQL323": ("HIGH_NOT_PRECEDENCE",),
+    "MYSQL40": ("HIGH_NOT_PRECEDENCE",),
+    "ORACLE": (*_QUOTING, "NO_AUTO_CREATE_USER"),
+    "POSTGRESQL": _QUOTING,
+    "TRADITIONAL": (*_STRICT, "NO_AUTO_CREATE_USER", "NO_ENGINE_SUBSTITUTION"),
+}
+_MYSQL_8_COMBINATIONS: dict[str, tuple[str, ...]] = {
+    "ANSI": _OLD_COMBINATIONS["ANSI"],
+    "TRADITIONAL": (*_STRICT, "NO_ENGINE_SUBSTITUTION"),
+}
+_MARIADB_COMBINATIONS: dict[str, tuple[str, ...]] = {
+    **_OLD_COMBINATIONS,
+    "ANSI": ("REAL_AS_FLOAT", "PIPES_AS_CONCAT", "ANSI_QUOTES", "IGNORE_SPACE"),
+    "ORACLE": (*_QUOTING, "NO_AUTO_CREATE_USER", "SIMULTANEOUS_ASSIGNMENT"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class DriftCheck:
+    """Whether the file's value and the live one differ as stored; `reason` when the server could not
+    run the file's value (no SET GLOBAL applies it)."""
+
+    differs: bool
+    reason: str | None = None
+
+
+SAME = DriftCheck(False)
+DIFFERENT = DriftCheck(True)
+
+
+def _facts(catalog: Catalog, version: ServerVersion, name: str) -> VariableFacts | None:
+    facts = catalog.lookup(name, version)
+    return facts if facts is not None and facts.in_flavor else None
+
+
+def _bare(value: str) -> str:
+    return value.strip().strip("'\"").strip()
+
+
+def masked(value: str) -> bool:
+    """A collector's mask (`********`): it hides the value, so it never differs from anything."""
+    text = value.strip()
+    return len(text) >= 3 and text.strip("*") == ""
+
+
+def number(text: str) -> Decimal | None:
+    """`2`, `2.000000`, `1000M`, `1.5G` as an exact number; None when the text is no number."""
+    bare = _bare(text)
+    size = parse_size(bare)
+    if size is not None:
+        return Decimal(size)
+    if _DECIMAL.fullmatch(bare) is None:
+        return None
+    try:
+        return Decimal(bare)
+    except InvalidOperation:  # pragma: no cover - the pattern admits only numbers
+        return None
+
+
+def _rounded(facts: VariableFacts | None, value: Decimal) -> Decimal:
+    """Rounded down to the block size, as the server does in an option file and in SET GLOBAL alike."""
+    block = facts.block_size if facts is not None else None
+    if block is None or value != value.to_integral_value() or value < 0:
+        return value
+    return Decimal(int(value) // block * block)
+
+
+def _combinations(version: ServerVersion) -> Mapping[str, tuple[str, ...]]:
+    if version.is_mariadb:
+        return _MARIADB_COMBINATIONS
+    return _MYSQL_8_COMBINATIONS if version.at_least(8, 0, 11) else _OLD_COMBINATIONS
+
+
+def _modes(version: ServerVersion, text: str) -> frozenset[str]:
+    """sql_mode as the set of modes in force: combination modes expanded into theirs, then left out (the
+    server lists `TRADITIONAL` beside its seven, and the seven alone are the same behaviour)."""
+    combinations = _combinations(version)
+    words = {word.strip().upper() for word in _bare(text).split(",") if word.strip()}
+    for word in list(words):
+        words.update(combinations.get(word, ()))
+    return frozenset(words - combinations.keys())
+
+
+def _enum_word(facts: VariableFacts, text: str) -> str | None:
+    """The value an enum stores: the word, a unique prefix of one, or its number (catalog order is the
+    server's numbering); None when it is none of them."""
+    values = facts.values or ()
+    bare = _bare(text)
+    if facts.unit == "bool" or not values:
+        flag = parse_bool(bare)
+        if flag is not None:
+            return "ON" if flag else "OFF"
+        return bare.upper() if values == () and facts.unit != "bool" else None
+    found = find_type(bare, values) if bare else None
+    if found is not None and found >= 0:
+        return values[found].upper()
+    if bare.isdigit() and int(bare) < len(values):
+        return values[int(bare)].upper()
+    return None
+
+
+def _path(text: str) -> str:
+    collapsed = re.sub(r"/{2,}", "/", text)
+    return collapsed.rstrip("/") or "/"
+
+
+# A fleet's audits compare the same few dozen (name, value) pairs again and again: worked out once (bounded).
+@lru_cache(maxsize=8192)
+def stored_form(catalog: Catalog, version: ServerVersion, name: str, value: str) -> Hashable:
+    """The value as the server stores it, in a form two spellings of one value share; None when it
+    cannot be read as a value of this variable (the option checker speaks of those)."""
+    facts = _facts(catalog, version, name)
+    unit = facts.unit if facts is not None else None
+    bare = _bare(value)
+    if name == "sql_mode":
+        return _modes(version, bare)
+    if unit == "set":
+        return _words(bare)
+    if unit in NUMERIC_UNITS or (unit is None and number(bare) is not None):
+        found = number(bare)
+        return _rounded(facts, found) if found is not None else None
+    if facts is not None and unit in ("bool", "enum"):
+        return _enum_word(facts, bare)
+    if unit is None and parse_bool(bare) is not None:
+        return "ON" if parse_bool(bare) else "OFF"
+    if bare.startswith("/"):
+        return _path(bare)
+    return _caseless_name(bare) if _CASELESS.search(name) else bare
+
+
+def _caseless_name(text: str) -> str:
+    """A charset, collation or engine name: any case, and `utf8` is `utf8mb3` (MariaDB 10.6 and MySQL 8.0.30
+    show the new name for the same character set)."""
+    lowered = text.lower()
+    return re.sub(r"^utf8(?=_|$)", "utf8mb3", lowered)
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(word.strip().upper() for word in text.split(",") if word.strip())
+
+
+def _flags(text: str) -> dict[str, str] | None:
+    """`index_merge=off,mrr=on` as flag → setting; None when the text is not such a list."""
+    if "=" not in text:
+        return None
+    items = [item.strip() for item in _bare(text).split(",") if item.strip()]
+    if not items or not all(item.lower() == "default" or _FLAG.fullmatch(item) for item in items):
+        return None
+    pairs = (item.split("=", 1) for item in items if "=" in item)
+    return {flag.lower(): setting.lower() for flag, setting in pairs}
+
+
+def _flags_differ(file_flags: Mapping[str, str], live_flags: Mapping[str, str]) -> bool:
+    """The file lists the flags it changes; each must run as written (`default`: whatever is compiled in)."""
+    return any(
+        setting != "default" and live_flags.get(flag) != setting for flag, setting in file_flags.items()
+    )
+
+
+def compare(
+    catalog: Catalog,
+    version: ServerVersion,
+    name: str,
+    file_value: str,
+    live_value: str,
+    live: Callable[[str], str | None],
+) -> DriftCheck:
+    """The file's value against the running one (`live` answers other live variables by name)."""
+    if file_value == live_value or masked(live_value):
+        return SAME
+    if _facts(catalog, version, name) is None and _kinds_differ(file_value, live_value):
+        return SAME  # a name we do not know: `plugin_x = FORCE` is not drift from ON
+    file_flags, live_flags = _flags(file_value), _flags(live_value)
+    if file_flags is not None and live_flags is not None:
+        return DIFFERENT if _flags_differ(file_flags, live_flags) else SAME
+    stored = stored_form(catalog, version, name, file_value)
+    if stored is None:  # not a value of this variable (the server refuses `none`): the words decide
+        refused_differs = (
+            not _kinds_differ(file_value, live_value)
+            and _bare(file_value).lower() != _bare(live_value).lower()
+        )
+        return DriftCheck(refused_differs)
+    if stored == stored_form(catalog, version, name, live_value):
+        return SAME
+    reason = _why_not_running(catalog, version, name, file_value, live_value, live)
+    return DriftCheck(True, reason)
+
+
+def _kinds_differ(file_value: str, live_value: str) -> bool:
+    if number(file_value) is not None and number(live_value) is not None:
+        return False  # 2 against 1 is drift, though 1 reads as ON
+    return (parse_bool(file_value) is None) != (parse_bool(live_value) is None)
+
+
+def _why_not_running(
+    catalog: Catalog,
+    version: ServerVersion,
+    name: str,
+    file_value: str,
+    live_value: str,
+    live: Callable[[str], str | None],
+) -> str | None:
+    """Why the server runs another value than the file's, when it could not run the file's at all."""
+    wanted, running = number(file_value), number(live_value)
+    if wanted is None or running is None or running == wanted:
+        return None
+    facts = _facts(catalog, version, name)
+    if running < wanted and name in _OPEN_FILES_CLAMPS:
+        found = _OPEN_FILES_CLAMPS[name](int(wanted), int(running), live)
+        if found is not None:
+            return found
+    return _out_of_range(facts, name, wanted, running)
+
+
+def _out_of_range(facts: VariableFacts | None, name: str, wanted: Decimal, running: Decimal) -> str | None:
+    if facts is None:
+        return None
+    high, low = facts.max, facts.min
+    if high is not None and wanted > Decimal(str(high)) and running == _rounded(facts, Decimal(str(high))):
+        return (
+            f"{name} = {wanted} is above the largest value the server takes ({high}): it runs {running}; "
+            f"write {running} in the file"
+        )
+    if low is not None and wanted < Decimal(str(low)) and running == Decimal(str(low)):
+        return (
+            f"{name} = {wanted} is below the smallest value the server takes ({low}): it runs {running}; "
+            f"write {running} in the file"
+        )
+    return None
+
+
+def _live_number(live: Callable[[str], str | None], name: str) -> int | None:
+    text = live(name)
+    found = number(text) if text is not None else None
+    return int(found) if found is not None else None
+
+
+# At startup the server gives each connection a descriptor and each cached table up to two, keeping a few
+# for itself, and lowers table_open_cache, then max_connections, to fit open_files_limit ("Changed limits:
+# max_open_files: 20000 max_connections: 3000 (was 3000) table_cache: 8485 (was 30000)" on mariadbd
+# 10.11.19; MySQL's manual: max_connections falls to open_files_limit - 810 at worst).
+_RESERVED_FILES = 10
+_FEWEST_CACHED_TABLES_FILES = 800
+_RAISE_LIMIT = (
+    "raise the server's open-files limit (LimitNOFILE in its systemd unit, or ulimit -n for mysqld_safe) "
+    "and restart; no SET GLOBAL gives it more file descriptors"
+)
+
+
+def _table_cache_clamp(wanted: int, running: int, live: Callable[[str], str | None]) -> str | None:
+    limit, connections = _live_number(live, "open_files_limit"), _live_number(live, "max_connections")
+    if limit is None or connections is None or connections + 2 * wanted + _RESERVED_FILES <= limit:
+        return None
+    return (
+        f"the server lowered table_open_cache from {wanted} to {running} at startup to fit open_files_limit "
+        f"{limit} (two files per cached table, one per connection of max_connections {connections}): "
+        + _RAISE_LIMIT
+    )
+
+
+def _connections_clamp(wanted: int, running: int, live: Callable[[str], str | None]) -> str | None:
+    limit = _live_number(live, "open_files_limit")
+    if limit is None or wanted + _RESERVED_FILES + _FEWEST_CACHED_TABLES_FILES <= limit:
+        return None
+    return (
+        f"the server lowered max_connections from {wanted} to {running} at startup to fit open_files_limit "
+        f"{limit}: " + _RAISE_LIMIT
+    )
+
+
+def _open_files_clamp(wanted: int, running: int, live: Callable[[str], str | None]) -> str | None:
+    return (
+        f"the operating system let the server open {running} files, not the {wanted} of the file: "
+        + _RAISE_LIMIT
+    )
+
+
+_OPEN_FILES_CLAMPS: dict[str, Callable[[int, int, Callable[[str], str | None]], str | None]] = {
+    "table_open_cache": _table_cache_clamp,
+    "table_cache": _table_cache_clamp,
+    "max_connections": _connections_clamp,
+    "open_files_limit": _open_files_clamp,
+}
+
+
+def settable(catalog: Catalog, version: ServerVersion, name: str, value: str) -> str:
+    """The value SET GLOBAL takes as given: a number rounded down to the variable's block size (the server
+    refuses 1000000 for max_allowed_packet under STRICT_ALL_TABLES, and truncates it with a warning
+    otherwise); anything else as written."""
+    facts = _facts(catalog, version, name)
+    if facts is None or facts.unit not in NUMERIC_UNITS or facts.block_size is None:
+        return value
+    found = number(value)
+    if found is None or found != found.to_integral_value():
+        return value
+    rounded = _rounded(facts, found)
+    return value if rounded == found else str(rounded)
