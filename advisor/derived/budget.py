@@ -22,7 +22,8 @@ How we count (MySQLTuner's model, after the MySQL manual's "How MySQL Uses Memor
 innodb_buffer_pool_size, innodb_log_buffer_size, key_buffer_size (when the schema facts show no MyISAM
 table, only what an unused key cache holds resident: its block headers, measured, and the blocks ever
 used), query_cache_size,
-aria_pagecache_buffer_size (MariaDB), innodb_additional_mem_pool_size (old servers), one in-memory
+aria_pagecache_buffer_size (MariaDB), innodb_additional_mem_pool_size (old servers), the performance
+schema's tables when it is on (measured per flavor: MySQL turns it on by default), one in-memory
 temporary table — where MEMORY tables hold them, at the lower of tmp_table_size and max_heap_table_size;
 on MySQL 8.0+ with the TempTable engine, temptable_max_ram (its RAM pool is shared by all sessions) —
 and, in a container, the server's own memory beyond its buffers (measured on the real binary:
@@ -248,6 +249,38 @@ def _key_cache(ctx: AuditContext) -> BudgetItem | None:
     return BudgetItem(KEY_CACHE, size, source)
 
 
+PERFORMANCE_SCHEMA = "performance_schema"
+# What the performance schema allocates at startup, resident from the start (measured, defaults otherwise,
+# on private instances of the real binaries: its own memory counters, and the resident size with it off/on).
+# MariaDB 10.11.19 (SHOW ENGINE PERFORMANCE_SCHEMA STATUS): 93 MiB up to max_connections 302, 135 MiB
+# from 303 (flat to 2000; +96 MiB resident at 151). MySQL (memory_summary_global_by_event_name,
+# memory/performance_schema/%): 5.7.42 131 MiB, 8.0.46 218 MiB, both flat in max_connections (+131 and
+# +224 MiB resident).
+_PFS_MARIADB_SMALL = (302, 93 * MIB)
+_PFS_MARIADB_LARGE = 135 * MIB
+_PFS_MYSQL_57 = 131 * MIB
+_PFS_MYSQL_80 = 218 * MIB
+
+
+def _performance_schema(ctx: AuditContext, max_connections: int) -> BudgetItem | None:
+    """The performance schema's memory when it is on (the default of MySQL 5.6.6+, off on MariaDB): it
+    sizes its instrument tables at startup, not per connection (see the measurements above)."""
+    if not ctx.knows(PERFORMANCE_SCHEMA) or ctx.config.flag(PERFORMANCE_SCHEMA) is not True:
+        return None
+    setting = ctx.config.get(PERFORMANCE_SCHEMA)
+    where = setting.where() if setting is not None else "default for this version"
+    version = ctx.version
+    if version.is_mariadb:
+        small = max_connections <= _PFS_MARIADB_SMALL[0]
+        size = _PFS_MARIADB_SMALL[1] if small else _PFS_MARIADB_LARGE
+        measured = f"measured on MariaDB 10.11.19 at max_connections {'up to 302' if small else 'from 303'}"
+    elif version.before(8, 0):
+        size, measured = _PFS_MYSQL_57, "measured on MySQL 5.7.42"
+    else:
+        size, measured = _PFS_MYSQL_80, "measured on MySQL 8.0.46"
+    return BudgetItem(PERFORMANCE_SCHEMA, size, f"on ({where}): its tables, allocated at startup, {measured}")
+
+
 def optimizes_join_buffer_size(ctx: AuditContext) -> tuple[bool, str]:
     """MariaDB's optimizer_switch flag optimize_join_buffer_size, and where its value came from: the
     optimizer_switch given (a file line or the live dump may name only some flags; the others keep
@@ -370,6 +403,7 @@ def _compute(ctx: AuditContext) -> MemoryBudget | None:
     global_items = [BudgetItem(POOL, pool, pool_source)]
     global_items += [item for item in (_key_cache(ctx),) if item is not None]
     global_items += [item for name in _GLOBAL_BUFFERS if (item := _item(ctx, name)) is not None]
+    global_items += [item for item in (_performance_schema(ctx, connections),) if item is not None]
     per_connection = [
         item
         for name in _PER_CONNECTION_BUFFERS

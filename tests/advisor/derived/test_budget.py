@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -241,3 +242,32 @@ def test_budget_is_computed_once_per_context() -> None:
     assert memory_budget(first) is memory_budget(first)
     second = _context("2G")
     assert memory_budget(second) is not memory_budget(first)
+
+
+@pytest.mark.parametrize(
+    ("version", "connections", "mib"),
+    [("10.11.19-MariaDB", 151, 93), ("10.11.19-MariaDB", 302, 93), ("10.11.19-MariaDB", 303, 135),
+     ("5.7.42", 151, 131), ("8.0.46", 151, 218), ("8.4.3", 4000, 218)],
+)  # fmt: skip
+def test_the_performance_schema_counts_what_it_was_measured_to_take(
+    version: str, connections: int, mib: int
+) -> None:
+    """Measured on private instances of the real binaries (advisor.derived.budget); on MariaDB only when on."""
+    on = AuditInputs(
+        mycnf={"my.cnf": f"[mysqld]\nperformance_schema = ON\nmax_connections = {connections}\n"},
+        server_version=version,
+        memory="16G",
+    )
+    budget = memory_budget(build_context(parse_inputs(on), on))
+    assert budget is not None
+    items = {item.name: item.size_bytes for item in budget.global_items}
+    assert items["performance_schema"] == mib * MIB
+    off = AuditInputs(
+        mycnf={"my.cnf": "[mysqld]\nmax_connections = 151\n"}, server_version=version, memory="16G"
+    )
+    default = memory_budget(build_context(parse_inputs(off), off))
+    assert default is not None
+    # MySQL turns it on by default (5.6.6+), MariaDB does not
+    assert ("performance_schema" in {item.name for item in default.global_items}) == (
+        not version.endswith("MariaDB")
+    )
