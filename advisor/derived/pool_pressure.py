@@ -171,8 +171,10 @@ def pool_pressure(ctx: AuditContext, pool_bytes: int) -> PoolPressure:
     schema = _schema_signal(ctx, pool_bytes)
     signals = kept + ([schema] if schema is not None else [])
     if not signals:
-        sentence = (
-            aside or "No status, InnoDB status or schema facts were given to show how often reads miss. "
+        sentence = aside or (
+            "The status shows no page requests in its window, so it cannot show how often reads miss. "
+            if ctx.status is not None
+            else "No status, InnoDB status or schema facts were given to show how often reads miss. "
         )
         return PoolPressure("unknown", None, False, (), sentence)
     best = min(_RANK[signal.grade] for signal in signals)

@@ -181,6 +181,13 @@ def redo_target(ctx: AuditContext) -> RedoTarget | None:
     if facts is not None and isinstance(facts.max, int) and ctx.version.is_mysql_family:
         ceiling = min(ceiling, facts.max)  # MySQL's maximum covers all log files together
     need, reason = max(needs)
+    if rate_need is not None and rate_need[2] and reason == needs[0][1]:
+        # The floor, not the capped rate, sizes the log: "at most 2×" would contradict the size given.
+        factor = ctx.thresholds.evidence.weak_max_change_factor
+        notes = notes.replace(
+            f"so it moves the log by at most {factor:g}×. ",
+            f"so it does not size the log here: the {describe_bytes(floor)} minimum for a server of this size does. ",
+        )
     step = limits.size_step_bytes
     total = -(-min(need, ceiling) // step) * step
     if total > ceiling:

@@ -66,6 +66,19 @@ def size_in_bytes(value: object) -> int | None:
     return value
 
 
+#: Less memory than this is no database server: `memory: 16` is 16 bytes, meant as 16G.
+MIN_MEMORY_BYTES = 64 * 1024 * 1024
+
+
+def memory_in_bytes(value: object) -> int | None:
+    """A memory size (`size_in_bytes`) of at least MIN_MEMORY_BYTES: a number without its unit is bytes."""
+    size = size_in_bytes(value)
+    if size is not None and size < MIN_MEMORY_BYTES:
+        hint = f"; a size needs its unit, e.g. {value}G" if str(value).strip().isdigit() else ""
+        raise ValueError(f"{size} bytes is too little for a database server (at least 64M){hint}")
+    return size
+
+
 #: counts beyond these are typos (or attacks), not machines: `cpus: 10**40` is refused.
 MAX_CPUS = 65_536
 MAX_IOPS = 10**9
@@ -193,8 +206,8 @@ class HardwareSpec(Struct, frozen=True):
 FIELD_NAMES: tuple[str, ...] = tuple(item.name for item in fields(HardwareSpec))
 #: each field's check: the value as given (JSON, a flag's text) → the stored value, or ValueError.
 CHECKS: dict[str, Callable[[object], object]] = {
-    "memory": size_in_bytes,
-    "memory_limit": size_in_bytes,
+    "memory": memory_in_bytes,
+    "memory_limit": memory_in_bytes,
     "cpus": lambda value: whole_count(value, "CPUs", MAX_CPUS),
     "storage": storage_kind,
     "iops": lambda value: whole_count(value, "I/O operations per second", MAX_IOPS),

@@ -202,7 +202,7 @@ def parse_variables(text: str, file: str) -> VariablesDump:
     if looks_like_status(values):
         raise InputError(
             f"this is SHOW GLOBAL STATUS output ({example_counters(values)}, ...), not SHOW GLOBAL "
-            "VARIABLES: give it as the status (--status), and the variables as the variables",
+            "VARIABLES: give it as the status, and SHOW GLOBAL VARIABLES as the variables",
             file=file,
         )
     missing = missing_core(values, help_output=raw.layout is Layout.HELP)
@@ -230,7 +230,7 @@ def parse_status(text: str, file: str) -> tuple[StatusSample, ...]:
     if any(looks_like_variables(sample) for sample in samples):
         raise InputError(
             "this is SHOW GLOBAL VARIABLES output (version, datadir, max_connections, ...), not SHOW "
-            "GLOBAL STATUS: give it as the variables (--variables), and the status as the status",
+            "GLOBAL STATUS: give it as the variables, and SHOW GLOBAL STATUS as the status",
             file=file,
         )
     warnings = list(raw.warnings)

@@ -6,8 +6,7 @@ from typing import Any
 
 from pydantic import AnyHttpUrl, Field, field_validator
 
-from advisor.inputs.hardware import MAX_BYTES, MAX_CPUS
-from advisor.units import parse_size
+from advisor.inputs.hardware import MAX_CPUS, memory_in_bytes
 from api.schemas.common import InputModel, Profile, Role, Storage
 from api.schemas.snapshots import SnapshotCreate
 
@@ -29,14 +28,11 @@ class AnalyzeParameters(InputModel):
     @field_validator("memory", "memory_limit", mode="before")
     @classmethod
     def _a_size(cls, value: object) -> object:
+        """The hardware file's own check (advisor.inputs.hardware), so the API says what the CLI says."""
         if value is None or isinstance(value, bool):
             return value
         text = str(value).strip()
-        size = parse_size(text)
-        if size is not None and size > MAX_BYTES:
-            raise ValueError(f"`{value}` is beyond any machine (more than 2**63 bytes)")
-        if size is None:
-            raise ValueError(f"`{value}` is not a size: use a byte count or a K/M/G/T suffix such as 64G")
+        memory_in_bytes(text)
         return text
 
     def service_parameters(self) -> dict[str, Any]:

@@ -330,3 +330,23 @@ def test_a_folder_given_as_an_option_files_path_is_a_422(
     ):
         problem = assert_problem(client.post("/v1/analyze", headers=tenants.mine.headers, **request), 422)
         assert "not a folder's" in problem["detail"]
+
+
+@pytest.mark.parametrize(
+    ("memory", "words"), [("16", "too little for a database server"), ("0", "more than zero")]
+)
+def test_a_memory_without_its_unit_is_a_422_naming_the_field(
+    client: TestClient, tenants: Tenants, memory: str, words: str
+) -> None:
+    """`memory=16` was taken as 16 bytes (a critical finding came back); `memory=0` was called a
+    `command line: --memory` problem."""
+    problem = assert_problem(
+        client.post(
+            "/v1/analyze",
+            files=corpus_upload(),
+            data={**FACTS, "memory": memory},
+            headers=tenants.mine.headers,
+        ),
+        422,
+    )
+    assert words in str(problem) and "command line" not in str(problem)

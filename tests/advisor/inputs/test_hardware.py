@@ -92,6 +92,12 @@ def test_json_syntax_error_line_is_the_decoders_line() -> None:
     [
         ('{\n  "cpus": 4,\n  "memory": "64Q"\n}', 3, "`memory`: `64Q` is not a size"),
         ('{\n  "memory": 0\n}', 2, "`memory`: must be more than zero"),
+        (
+            '{"memory": 16}',
+            1,
+            "`memory`: 16 bytes is too little for a database server (at least 64M); a size needs its unit, e.g. 16G",
+        ),
+        ('{"memory_limit": "32M"}', 1, "`memory_limit`: 33554432 bytes is too little for a database server"),
         ('{"memory": -1}', 1, "`memory`: must be more than zero"),
         ('{\n\n  "cpus": 0}', 3, "`cpus`: must be at least 1"),
         ('{"cpus": true}', 1, "`cpus`: expected a whole number of CPUs"),
