@@ -1,7 +1,5 @@
 """Loading the checked-in catalogs: lazily, once per process, only when a verdict is asked for.
-
-Importing the package costs nothing; the first `judge()` reads the JSON files (about 100 kB).
-"""
+Importing the package costs nothing; the first `judge()` reads the JSON files (about 100 kB)."""
 
 from __future__ import annotations
 
@@ -14,6 +12,7 @@ from msgspec import Struct, field
 from msgspec.structs import replace
 
 from advisor.optioncheck.model import OptionFacts
+from advisor.optioncheck.mysql_numbers import mysql_only_facts
 from advisor.optioncheck.versions import history
 
 DATA_DIR = os.path.join(os.path.dirname(__file__), "data")  # not pathlib: ~2 ms of start-up
@@ -170,8 +169,8 @@ def mysql() -> FlavorData:
         elif known is not None and known.plugin == "InnoDB" and known.type in NUMBER_TYPES:
             # number parsing is my_getopt's, shared; ranges differ per flavor: only the type is borrowed
             options[name] = OptionFacts(name, known.type, known.arg, source="mariadb-10.11 type, MySQL name")
-        else:
-            options[name] = OptionFacts(name, "string", "OPTIONAL", source="mysql name only")
+        else:  # `--mysqlx-port[=#]`: a number to MySQL's own binaries, else any text
+            options[name] = mysql_only_facts(name)
     versions = ", ".join(".".join(map(str, snap.version)) for snap in names.snapshots)
     return FlavorData("mysql", versions, options, "mysqld--help test results, data/names.json")
 

@@ -230,3 +230,21 @@ def test_mariadb_sql_modes_newer_than_the_target_are_refused() -> None:
     assert older.suggestion == "sql_mode = STRICT_TRANS_TABLES,SIMULTANEOUS_ASSIGNMENT"
     assert maria("sql_mode", value).outcome is Outcome.ACCEPTS
     assert judge("sql_mode", value, flavor="mariadb", version="10.4.30").outcome is Outcome.ACCEPTS
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "outcome"),
+    [
+        # MySQL 8.0.46: "Unknown suffix '<' used for variable 'mysqlx-port'", then "Parsing options for plugin
+        # 'mysqlx' failed": it starts without the X Plugin (bench/mysql_acceptance.py found the corpus file)
+        ("mysqlx_port", "3<mysql-port>", Outcome.DISABLES_PLUGIN),
+        ("mysqlx_connect_timeout", "1x", Outcome.DISABLES_PLUGIN),
+        ("performance_schema_max_table_instances", "12x", Outcome.REFUSES_TO_START),  # exit 1
+        ("mysqlx_port", "33060", Outcome.ACCEPTS),
+    ],
+)
+def test_mysql_number_options_no_list_types_are_judged_as_numbers(
+    name: str, value: str, outcome: Outcome
+) -> None:
+    verdict = judge(name, value, flavor="mysql", version="8.0.46")
+    assert verdict.outcome is outcome and verdict.certain
