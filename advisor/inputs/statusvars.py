@@ -271,6 +271,8 @@ def build_status_view(samples: Sequence[StatusSample]) -> StatusView:
     if now <= then:
         restarted = now < then
         problem = "the server restarted" if restarted else "the two snapshots show the same Uptime"
+        if restarted:  # the counters cannot tell the two apart: they fall alike
+            problem += " between them, or they were given newest first (give the older snapshot first)"
         warnings.append(
             InputWarning(
                 f"Uptime went from {then} s to {now} s: {problem}; rates are averages since the last start",

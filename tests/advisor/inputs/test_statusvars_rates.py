@@ -70,6 +70,16 @@ def test_uptime_going_down_is_a_restart() -> None:
     assert "restarted" in view.describe_window()
 
 
+def test_snapshots_given_newest_first_are_named_as_a_possible_cause() -> None:
+    """The sysbench snapshots newest first (Uptime 114 s, then 94 s) read as a restart with no word of the
+    likelier mistake; counters fall alike either way, so the warning names both."""
+    earlier = status_of(SYSBENCH + "s02_load_rw_default.global_status.t20s.tsv")
+    later = status_of(SYSBENCH + "s02_load_rw_default.global_status.tsv")
+    swapped = build_status_view(later + earlier)
+    assert swapped.restarted
+    assert any("given newest first (give the older snapshot first)" in w.message for w in swapped.warnings)
+
+
 def test_pt_mysql_summary_defer_file_holds_two_samples_side_by_side() -> None:
     """mysql-status-defer: `name before after`, multi-word values split evenly between samples."""
     before, after = status_of(SUMMARY + "temp_enc008/mysql-status-defer")
