@@ -34,6 +34,8 @@ class FileView:
     recommended: str
     diff: DiffView
     changed: bool
+    #: where the server reads a file uploaded by a relative path (an absolute include named it)
+    installed_path: str | None = None
 
     @property
     def download_name(self) -> str:
@@ -73,7 +75,12 @@ def files_view(view: Mapping[str, Any], findings: Sequence[Mapping[str, Any]]) -
         for finding, anchor in rows.first_line_of.items():
             result.first_line_of.setdefault(finding, anchor)
         path, recommended = str(file["path"]), str(file.get("recommended") or "")
-        result.files.append(FileView(index, path, recommended, rows, bool(file.get("diff"))))
+        installed = file.get("installed_path")
+        result.files.append(
+            FileView(
+                index, path, recommended, rows, bool(file.get("diff")), str(installed) if installed else None
+            )
+        )
     result.secrets_kept_out = warned or any(file.secrets_kept_out for file in result.files)
     return result
 

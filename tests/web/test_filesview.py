@@ -37,6 +37,23 @@ def test_every_file_is_listed_with_its_own_diff_and_anchors_unique_across_files(
     assert view.secrets_kept_out
 
 
+def test_a_file_uploaded_by_its_name_shows_where_the_server_reads_it() -> None:
+    """`tuning.cnf` uploaded without its folder, read through `!includedir /etc/mysql/conf.d/`: the page
+    keeps its upload name and says where to install it (the zip and the diff use that path)."""
+    files = {
+        "/etc/mysql/my.cnf": TWO_FILES["/etc/mysql/my.cnf"],
+        "conf.d/tuning.cnf": TWO_FILES["/etc/mysql/conf.d/tuning.cnf"],
+    }
+    audit = run_audit(
+        AuditInputs(mycnf=files, variables=corpus_file(VARIABLES).read_text(), memory="24G")
+    ).to_dict()
+    view = files_view(audit, audit["findings"])
+    assert [(file.path, file.installed_path) for file in view.files] == [
+        ("/etc/mysql/my.cnf", None),
+        ("conf.d/tuning.cnf", "/etc/mysql/conf.d/tuning.cnf"),
+    ]
+
+
 def test_an_audit_stored_before_files_shows_its_combined_diff() -> None:
     """Without `files` (older audits) the combined diff alone is shown; the warning still flags secrets."""
     audit = _two_file_audit()
