@@ -19,7 +19,7 @@ from advisor.effective_lines import entry_in_force
 from advisor.maximum_prefix import last_setting, maximum_sets_value
 from advisor.redact import holds_secret_pair, is_secret_option
 from advisor.stored_value import DriftCheck, compare
-from advisor.units import parse_bool, parse_size
+from advisor.units import parse_size
 
 if TYPE_CHECKING:
     from advisor.catalog import Catalog
@@ -126,8 +126,8 @@ class LayeredSettings(Mapping[str, Setting]):
             file, line, group = (
                 (entry.file, entry.line, entry.group) if entry is not None else (None, None, None)
             )
-        if file_value is not None:
-            return Setting(name, file_value, "cnf", file, line, group, file_value)
+        if file_value is not None and entry is not None:
+            return Setting(name, _runs_as(entry), "cnf", file, line, group, file_value)
         if self._existence is not None and self._existence.lacks(self._catalog, self._version, name):
             return None  # the live server has no such variable, so no default is in effect either
         default = _default_text(self._catalog.default(name, self._version))
@@ -137,6 +137,15 @@ class LayeredSettings(Mapping[str, Setting]):
 def _entry_value(entry: OptionEntry) -> str:
     """A bare flag means ON; `skip-`/`disable-`/`enable-` already gave their value."""
     return "ON" if entry.value is None else entry.value
+
+
+def _runs_as(entry: OptionEntry) -> str:
+    """The value the server runs with from this line: a `log_bin` line names the binary log's files, so
+    any value turns it on — `log_bin = OFF` writes OFF.000001 (mariadbd 10.11.19, MySQL 8.0.46; 5.7.42
+    then asks for a server_id) — while `skip-log-bin` / `disable-log-bin` turn it off."""
+    if entry.name in _BASE_NAME_TURNS_ON and entry.prefix is None:
+        return "ON"
+    return _entry_value(entry)
 
 
 def _file_entries(
@@ -189,13 +198,9 @@ def _plugin_maximum(
 def _drift_check(
     catalog: Catalog, version: ServerVersion, name: str, file_value: str, live: Mapping[str, str]
 ) -> DriftCheck:
-    """The file's value against the live one as the server stores them (advisor.stored_value):
-    `log-bin = mysql-bin` in a file is not drift from ON, though it is from OFF (a base name turns
-    binary logging on)."""
-    live_value = live[name]
-    if name in _BASE_NAME_TURNS_ON and parse_bool(file_value) is None:
-        return DriftCheck(parse_bool(live_value) is False)
-    return compare(catalog, version, name, file_value, live_value, live.get)
+    """The file's value (as it runs: `_runs_as`) against the live one as the server stores them
+    (advisor.stored_value): `log-bin = mysql-bin` in a file is not drift from ON, though it is from OFF."""
+    return compare(catalog, version, name, file_value, live[name], live.get)
 
 
 def _pool_seen_in_status(
@@ -243,7 +248,7 @@ def build_effective_config(
     existence = LiveExistence.from_dump(variables) if variables is not None else None
     settings = LayeredSettings(catalog, version, file_entries, live, existence, fixed)
     checks = {
-        name: _drift_check(catalog, version, name, _entry_value(entry), live)
+        name: _drift_check(catalog, version, name, _runs_as(entry), live)
         for name, entry in file_entries.items()
         if name in live
         and not is_secret_option(name)  # never echoed, and the server masks some (`********`)

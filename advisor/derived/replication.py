@@ -30,6 +30,15 @@ def binlog_enabled(ctx: AuditContext) -> bool | None:
     return True if flag is None else flag
 
 
+def file_turns_binlog_off(ctx: AuditContext) -> bool:
+    """The option files' last log_bin line is `skip-log-bin` or `disable-log-bin`: the only lines that turn
+    binary logging off (`log_bin = OFF` names the files OFF.000001 and turns it on)."""
+    if ctx.options is None:
+        return False
+    found = ctx.options.effective(ctx.groups_read).get("log_bin")
+    return found is not None and found.entry.prefix in ("skip", "disable")
+
+
 def server_id_mandatory(ctx: AuditContext) -> bool:
     """Would a restart abort for want of a server_id, were the binary log on? MySQL (and Percona Server)
     5.7.3 to 5.7.x: "You have enabled the binary log, but you haven't provided the mandatory server-id"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from advisor.advisors.replication.binlog import (
     binlog_format_statement,
     binlog_off_on_primary,
+    log_bin_named_off,
     sql_log_bin_global_off,
 )
 from advisor.advisors.replication.retention import binlog_retention_unset
@@ -21,6 +22,7 @@ from advisor.rules import Rule
 RULES: tuple[Rule, ...] = (
     sql_log_bin_global_off,
     binlog_off_on_primary,
+    log_bin_named_off,
     binlog_format_statement,
     server_id_unset,
     replica_updates_off,

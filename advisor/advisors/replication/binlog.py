@@ -8,6 +8,7 @@ from advisor.context import AuditContext, Setting
 from advisor.derived.replication import (
     binlog_enabled,
     binlog_format,
+    file_turns_binlog_off,
     row_format_change,
     server_id_mandatory,
     statement_format_refused,
@@ -97,8 +98,7 @@ def binlog_off_on_primary(ctx: AuditContext) -> Iterator[Proposal]:
         setting is not None
         and setting.file is not None
         and setting.line is not None
-        and setting.file_value is not None
-        and parse_bool(setting.file_value) is False
+        and file_turns_binlog_off(ctx)
     )
     if setting is not None and turned_off_in_file:
         default_on = ctx.catalog.default("log_bin", ctx.version) is True
@@ -113,7 +113,7 @@ def binlog_off_on_primary(ctx: AuditContext) -> Iterator[Proposal]:
             option_line=setting.line,
         )
         return
-    if setting is not None and _enabled_in_file(setting):
+    if setting is not None and _enabled_in_file(setting) and not file_turns_binlog_off(ctx):
         yield _enabled_in_file_only(setting, rationale, evidence)
         return
     default_on = ctx.catalog.default("log_bin", ctx.version) is True
@@ -152,11 +152,10 @@ def _server_id_first(ctx: AuditContext) -> Proposal:
 
 
 def _enabled_in_file(setting: Setting) -> bool:
-    """The option file turns binary logging on (`log-bin`, `log-bin = mysql-bin`) while the server
-    runs without it: the file is not in effect yet."""
-    if setting.source != "live" or setting.file_value is None:
-        return False
-    return parse_bool(setting.file_value) is not False
+    """The option file has a log_bin line (`log-bin`, `log-bin = mysql-bin`, even `log_bin = OFF`, a base
+    name) while the server runs without it: the file is not in effect yet (the caller rules out
+    `skip-log-bin`, which is a log_bin line too)."""
+    return setting.source == "live" and setting.file_value is not None
 
 
 def _enabled_in_file_only(setting: Setting, rationale: str, evidence: tuple[Evidence, ...]) -> Proposal:
@@ -218,4 +217,45 @@ def binlog_format_statement(ctx: AuditContext) -> Iterator[Proposal]:
         evidence=(setting_evidence(setting), Evidence("log_bin", "ON", "effective configuration")),
         severity=None if ctx.role == Role.PRIMARY else Severity.NOTICE,
         **row_format_change(ctx),
+    )
+
+
+@rule(
+    "replication.log_bin_named_off",
+    Severity.WARNING,
+    [f"{MYSQL_BINLOG_OPTIONS}#option_mysqld_log-bin", "https://mariadb.com/kb/en/activating-the-binary-log/"],
+)
+def log_bin_named_off(ctx: AuditContext) -> Iterator[Proposal]:
+    """What it checks: an option file line `log_bin = OFF` (or 0, FALSE, NO).
+
+    Why it matters: the value of log_bin is the base name of the binary log's files, not a switch: the
+    server turns binary logging ON and writes OFF.000001 (mariadbd 10.11.19 and MySQL 8.0.46 started
+    so, `@@log_bin = 1`); MySQL 5.7 then also wants a server_id, or it does not start. Only
+    `skip-log-bin` (or `disable-log-bin`) turns it off.
+
+    What we recommend: no change of our own — the line runs the binary log, and turning it off, or
+    renaming its files, changes what replicas and backups read. Write `skip-log-bin` instead if off was
+    meant, or a real base name (`log_bin = binlog`) if on was.
+
+    Caveats: none.
+    """
+    if ctx.options is None:
+        return
+    found = ctx.options.effective(ctx.groups_read).get("log_bin")
+    entry = found.entry if found is not None else None
+    if (
+        entry is None
+        or entry.prefix is not None
+        or entry.value is None
+        or parse_bool(entry.value) is not False
+    ):
+        return
+    where = f"{entry.file}:{entry.line}"
+    yield Proposal(
+        title=f"log_bin = {entry.value} turns the binary log on, with files named {entry.value}.000001",
+        rationale=f"{where}: the value of log_bin is the base name of the binary log's files, not a switch: "
+        f"the server writes its binary log as {entry.value}.000001, {entry.value}.000002 ... Only "
+        "skip-log-bin (or disable-log-bin) turns it off. Write skip-log-bin if off was meant, or a real base "
+        "name (log_bin = binlog) if on was; we change nothing, as either changes what replicas and backups read.",
+        evidence=(Evidence(f"option line in [{entry.group}]", f"log_bin = {entry.value}", where),),
     )
