@@ -14,6 +14,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Final
 
 from advisor.derived.cache import once_per_audit
+from advisor.optioncheck.mysql_charsets import has_engine, speaking_for
 from advisor.optioncheck.plugins import library_options_by_library
 
 if TYPE_CHECKING:
@@ -127,15 +128,49 @@ def loaded_plugins(ctx: AuditContext) -> frozenset[str]:
 
 
 def engine_available(ctx: AuditContext, engine: str) -> bool:
-    """Is `engine` (as a default_storage_engine value) built in or a loaded plugin's (`ha_rocksdb` → RocksDB)?"""
+    """Is `engine` (as a default_storage_engine value) built in or a loaded plugin's (`ha_rocksdb` → RocksDB)?
+    MySQL: the engines of the real binary of its line (optioncheck.mysql_charsets)."""
     name = engine.strip().strip("'\"").lower()
+    if ctx.version.is_mysql and _mysql_has(ctx, name):
+        return True
+    if ctx.version.is_mysql:
+        return _loaded_engine(ctx, name)
     name = ENGINE_ALIASES.get(name, name)
     if name == "innodb":
         return innodb_disabled_by(ctx) is None
     if name in BUILTIN_ENGINES:
         return True
+    return _loaded_engine(ctx, name)
+
+
+def _loaded_engine(ctx: AuditContext, name: str) -> bool:
     loaded = loaded_plugins(ctx)
     return name in loaded or any(word.removeprefix("ha_") in (name, name + "x") for word in loaded)
+
+
+def _mysql_has(ctx: AuditContext, name: str) -> bool:
+    server, _ = speaking_for(ctx.version.as_tuple())
+    return has_engine(server, name, federated_on=_switched_on(ctx, "federated"))
+
+
+def mysql_engines_certain(ctx: AuditContext) -> bool:
+    """Are the MySQL engine facts certain for the target (its own line's binary, at or after its release)?"""
+    return speaking_for(ctx.version.as_tuple())[1]
+
+
+def nearest_mysql(ctx: AuditContext) -> str:
+    """The release of the MySQL binary whose engines speak for the target (`8.0.46`)."""
+    return ".".join(map(str, speaking_for(ctx.version.as_tuple())[0].version))
+
+
+def _switched_on(ctx: AuditContext, plugin: str) -> bool:
+    """`federated` (or `federated = ON`), last line wins; skip-/disable- turn it off."""
+    last = [entry for entry in _server_lines(ctx) if entry.name == plugin and entry.prefix != "maximum"]
+    if not last:
+        return False
+    if last[-1].prefix in ("skip", "disable"):
+        return False
+    return (last[-1].value or "ON").strip().lower() not in _OFF
 
 
 @once_per_audit

@@ -7,6 +7,7 @@ from functools import lru_cache
 from advisor.optioncheck import data as catalogs
 from advisor.optioncheck import names as naming
 from advisor.optioncheck.model import OptionFacts, Outcome, Verdict
+from advisor.optioncheck.mysql_values import MYSQL_NAMED_VALUES, mysql_named_value
 from advisor.optioncheck.names import Resolution
 from advisor.optioncheck.plugins import owned_by_unlisted
 from advisor.optioncheck.setvalues import mariadb_set, mysql_set
@@ -85,6 +86,7 @@ def _known(state: Judgement, resolution: Resolution, loose: bool) -> Verdict:
         )
         extra["suggestion"] = full
     check = _check(state, facts)
+    extra["certain"] = bool(extra["certain"]) and check.certain
     if check.suggested_value is not None:
         specials = [s for s in state.specials if s != "loose"]
         extra["suggestion"] = line(specials, facts.name, check.suggested_value)
@@ -129,6 +131,8 @@ def _mysql_value(state: Judgement, facts: OptionFacts, value: str) -> ValueCheck
         return ValueCheck("error", f"an empty value for the number option {facts.name}")
     if facts.unsigned and value.strip().startswith("-"):  # 5.7.42: "value -5 adjusted to 1", and starts
         return ValueCheck("adjusted", f"MySQL adjusts the negative value {value} to the option's minimum")
+    if facts.name in MYSQL_NAMED_VALUES:
+        return mysql_named_value(facts.name, value, state.version)
     return mysql_set(facts, value, state.version) if facts.type == "set" else None
 
 

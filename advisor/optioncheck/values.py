@@ -32,6 +32,7 @@ class ValueCheck(Struct, frozen=True):
     detail: str = ""
     effective: str | None = None
     suggested_value: str | None = None
+    certain: bool = True  # False: another release's facts (mysql_charsets)
 
 
 def find_type(word: str, values: tuple[str, ...]) -> int | None:

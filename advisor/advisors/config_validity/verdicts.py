@@ -178,6 +178,19 @@ def fix(ctx: AuditContext, entry: OptionEntry, found: Verdict) -> Iterator[Propo
         yield _rewrite(ctx, entry, *correction, Severity.CRITICAL)
 
 
+def unsure(ctx: AuditContext, entry: OptionEntry, found: Verdict) -> Iterator[Proposal]:
+    """A value another release of the line refuses (8.0.46 for an 8.4 target): a warning, the line kept."""
+    written = entry.raw_name if entry.given is None else f"{entry.raw_name} = {entry.given}"
+    yield Proposal(
+        title=f"{written}: {ctx.version.describe()} probably does not start",
+        rationale=f"{entry.file}:{entry.line}: {found.message.removesuffix(' The server refuses to start.')} No {ctx.version.describe()} was watched "
+        "refusing it, so the line is kept: check it before you deploy the file.",
+        evidence=(line_evidence(entry), Evidence("server", ctx.version.describe(), found.basis or "")),
+        variable=found.option or entry.name,
+        severity=Severity.WARNING,
+    )
+
+
 def _dropped(ctx: AuditContext, entry: OptionEntry, found: Verdict) -> str:
     """For an option of a plugin not loaded: the plugin_load / skip-plugin-load line that dropped the library
     an earlier plugin_load_add named (review case 18), else nothing."""

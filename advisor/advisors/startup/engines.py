@@ -13,6 +13,8 @@ from advisor.derived.engines import (
     innodb_disabled_by,
     innodb_lines,
     innodb_stays_off,
+    mysql_engines_certain,
+    nearest_mysql,
 )
 from advisor.findings import Severity
 from advisor.references import MARIADB_SERVER_VARIABLES
@@ -20,10 +22,15 @@ from advisor.rules import Proposal, mariadb_only, rule
 
 if TYPE_CHECKING:
     from advisor.context import AuditContext
+    from advisor.inputs.optionfiles import OptionEntry
 
 MARIADB_DISABLE_INNODB = "https://mariadb.com/kb/en/innodb-system-variables/#innodb"
 MARIADB_DEFAULT_ENGINE = f"{MARIADB_SERVER_VARIABLES}#default_storage_engine"
+MYSQL_DEFAULT_ENGINE = (
+    "https://dev.mysql.com/doc/refman/8.0/en/server-system-variables.html#sysvar_default_storage_engine"
+)
 _ENGINE_OPTIONS: Final = ("default_storage_engine", "default_tmp_storage_engine", "enforce_storage_engine")
+_MYSQL_ENGINE_OPTIONS: Final = ("default_storage_engine", "default_tmp_storage_engine")
 
 
 @rule(
@@ -67,8 +74,7 @@ def innodb_disabled(ctx: AuditContext) -> Iterator[Proposal]:
 @rule(
     "startup.unknown_storage_engine",
     Severity.CRITICAL,
-    [MARIADB_DEFAULT_ENGINE, f"{MARIADB_SERVER_VARIABLES}#enforce_storage_engine"],
-    versions=mariadb_only(),
+    [MARIADB_DEFAULT_ENGINE, f"{MARIADB_SERVER_VARIABLES}#enforce_storage_engine", MYSQL_DEFAULT_ENGINE],
 )
 def unknown_storage_engine(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: default_storage_engine, default_tmp_storage_engine or enforce_storage_engine naming an
@@ -81,15 +87,26 @@ def unknown_storage_engine(ctx: AuditContext) -> Iterator[Proposal]:
     What we recommend: comment the line out (the server keeps its default, InnoDB), or load the engine's
     plugin (`plugin_load_add = ha_rocksdb`) where it is installed, and keep the line.
 
-    Caveats: MariaDB only. Engines built in are those of a default 10.11 build (InnoDB, Aria, MyISAM, MEMORY,
+    MySQL 5.7.42 and 8.0.46 (private instances) abort alike ("Unknown/unsupported storage engine: MyISAMx"),
+    also with `loose-` and on an empty value; their engines are those of information_schema.ENGINES
+    (InnoDB, MyISAM, MEMORY, CSV, ARCHIVE, BLACKHOLE, MRG_MYISAM, PERFORMANCE_SCHEMA; `heap`, `merge` and
+    `innobase` name three of them; FEDERATED only with a `federated` line).
+
+    Caveats: for MySQL the binary of the target's line speaks, with certainty up to its own release; a
+    later release, 8.4 or 9.x (no binary here) gets 8.0.46's engines as a warning, and the line stays.
+    For MariaDB, engines built in are those of a default 10.11 build (InnoDB, Aria, MyISAM, MEMORY,
     CSV, MRG_MyISAM, SEQUENCE); an engine of a loaded library is taken as present. InnoDB is unknown while
     it is disabled: with the default engines set to others (skip-innodb, default_storage_engine = Aria),
     `enforce_storage_engine = InnoDB` aborts (mariadbd 10.11.19) and is commented out here; while a default
     engine still needs InnoDB, startup.innodb_disabled comments out the switch instead.
     """
-    for name, entry in winning_lines(ctx, _ENGINE_OPTIONS).items():
+    mysql = ctx.version.is_mysql
+    for name, entry in winning_lines(ctx, _MYSQL_ENGINE_OPTIONS if mysql else _ENGINE_OPTIONS).items():
         engine = (entry.value or "").strip().strip("'\"")
-        if not engine or engine_available(ctx, engine):
+        if (not engine and not mysql) or engine_available(ctx, engine):
+            continue
+        if mysql and not mysql_engines_certain(ctx):
+            yield _unsure(ctx, entry, engine, name)
             continue
         if engine.lower() == "innodb" and not innodb_stays_off(ctx):
             continue  # InnoDB disabled while a default engine needs it: startup.innodb_disabled's
@@ -102,6 +119,18 @@ def unknown_storage_engine(ctx: AuditContext) -> Iterator[Proposal]:
             f"{_remedy(engine)}.",
             name,
         )
+
+
+def _unsure(ctx: AuditContext, entry: OptionEntry, engine: str, name: str) -> Proposal:
+    """A MySQL release no binary here covers: the nearest binary lacks the engine; warn, keep the line."""
+    return Proposal(
+        title=f"{written(entry)}: {ctx.version.describe()} probably does not start",
+        rationale=f"{entry.file}:{entry.line}: '{engine}' is not an engine of MySQL {nearest_mysql(ctx)} (the nearest "
+        f"release observed), which aborts at startup ('Unknown/unsupported storage engine: {engine}'); no "
+        f"{ctx.version.describe()} was watched refusing it, so the line is kept: check it before you deploy.",
+        variable=name,
+        severity=Severity.WARNING,
+    )
 
 
 def _why_missing(ctx: AuditContext, engine: str) -> str:
