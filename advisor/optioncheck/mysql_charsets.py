@@ -34,7 +34,8 @@ class ServerNames(Struct, frozen=True):
     engines: frozenset[str]
     engines_disabled: frozenset[str]
     charsets: frozenset[str]
-    collations: frozenset[str]
+    collations: dict[str, str]  # collation → its character set
+    default_charset: str  # character_set_server when the files set none
 
 
 @cache
@@ -48,7 +49,8 @@ def _servers() -> tuple[ServerNames, ...]:
             frozenset(entry["engines"]),
             frozenset(entry["engines_disabled"]),
             frozenset(entry["charsets"]),
-            frozenset(entry["collations"]),
+            {name: charset.lower() for name, charset in entry["collations"].items()},
+            entry["defaults"]["character_set_server"].lower(),
         )
         for version, entry in sorted(document["servers"].items())
     )
@@ -80,6 +82,20 @@ def has_charset(server: ServerNames, name: str) -> bool:
 
 def has_collation(server: ServerNames, name: str) -> bool:
     return any(spelling in server.collations for spelling in _utf8_spellings(name.strip().lower()))
+
+
+def charset_of(server: ServerNames, collation: str) -> str | None:
+    """The character set a collation belongs to (utf8 and utf8mb3 both read as `utf8mb3`); None: unknown."""
+    for spelling in _utf8_spellings(collation.strip().lower()):
+        if spelling in server.collations:
+            return same_charset(server.collations[spelling])
+    return None
+
+
+def same_charset(name: str) -> str:
+    """One spelling per character set: `utf8` → `utf8mb3`."""
+    lowered = name.strip().lower()
+    return "utf8mb3" if lowered == "utf8" else lowered
 
 
 def has_engine(server: ServerNames, name: str, federated_on: bool = False) -> bool:

@@ -8,6 +8,7 @@ loaded, InnoDB on or off, engines present) are shared in `advisor.derived.engine
 
 from __future__ import annotations
 
+from advisor.advisors.startup.collation import collation_charset_mismatch
 from advisor.advisors.startup.encryption import encryption_without_keys
 from advisor.advisors.startup.engines import innodb_disabled, unknown_storage_engine
 from advisor.advisors.startup.server_id import binlog_without_server_id
@@ -20,4 +21,5 @@ RULES: tuple[Rule, ...] = (
     encryption_without_keys,
     bad_time_zone,
     binlog_without_server_id,
+    collation_charset_mismatch,
 )
