@@ -86,7 +86,8 @@ def _known(state: Judgement, resolution: Resolution, loose: bool) -> Verdict:
         )
         extra["suggestion"] = full
     check = _check(state, facts)
-    extra["certain"] = bool(extra["certain"]) and check.certain
+    if not check.certain:
+        extra.update(certain=False, value_seen=False)
     if check.suggested_value is not None:
         specials = [s for s in state.specials if s != "loose"]
         extra["suggestion"] = line(specials, facts.name, check.suggested_value)

@@ -60,7 +60,9 @@ class Verdict(Struct, frozen=True):
 
     `reason` is a stable machine tag (e.g. ``unknown_name``, ``bad_number``, ``unique_prefix``);
     `suggestion` is the corrected line with the user's own value where the intent is clear;
-    `certain` is False when the data behind the verdict is partial (another version or flavor).
+    `certain` is False when the data behind the verdict is partial (another version or flavor);
+    `value_seen` False when the value's refusal rests on another release's facts (8.0.46's character sets
+    for an 8.4 target): a warning then, not a line commented out.
     """
 
     outcome: Outcome
@@ -73,6 +75,7 @@ class Verdict(Struct, frozen=True):
     suggestion: str | None = None
     basis: str = ""
     certain: bool = True
+    value_seen: bool = True
 
     @property
     def stops_server(self) -> bool:

@@ -161,7 +161,7 @@ def _judge_value(
 ) -> None:
     """A known name's value: fixed in the file when the server would refuse it, else reported."""
     if said.is_critical and said.reason not in verdicts.NAME_REASONS:
-        fixed = verdicts.fix(ctx, entry, said) if said.certain else verdicts.unsure(ctx, entry, said)
+        fixed = verdicts.fix(ctx, entry, said) if said.value_seen else verdicts.unsure(ctx, entry, said)
         found.values.extend(fixed)
         return
     for proposal in lines.bad_value(ctx, entry, name, facts):
