@@ -18,6 +18,7 @@ from advisor.context import EffectiveConfig, LiveExistence, ReadLog, Setting
 from advisor.effective_lines import entry_in_force
 from advisor.maximum_prefix import last_setting, maximum_sets_value
 from advisor.redact import holds_secret_pair, is_secret_option
+from advisor.sql import default_text
 from advisor.stored_value import DriftCheck, compare
 from advisor.units import parse_size
 
@@ -39,14 +40,6 @@ _BASE_NAME_TURNS_ON = frozenset({"log_bin"})
 
 
 _UNBUILT = object()
-
-
-def _default_text(value: object) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        return "ON" if value else "OFF"
-    return str(value)
 
 
 class LayeredSettings(Mapping[str, Setting]):
@@ -130,7 +123,7 @@ class LayeredSettings(Mapping[str, Setting]):
             return Setting(name, _runs_as(entry), "cnf", file, line, group, file_value)
         if self._existence is not None and self._existence.lacks(self._catalog, self._version, name):
             return None  # the live server has no such variable, so no default is in effect either
-        default = _default_text(self._catalog.default(name, self._version))
+        default = default_text(self._catalog.default(name, self._version))
         return Setting(name, default, "default") if default is not None else None
 
 

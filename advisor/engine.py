@@ -35,7 +35,7 @@ from advisor.model import AuditInputs, AuditResult, Drift, VersionSource
 from advisor.prepared import PreparedDumps, parse_dumps
 from advisor.rules import Proposal, Rule
 from advisor.secret_findings import keep_secrets_out
-from advisor.sql import apply_sql, numeric_value, same_spelling, same_value
+from advisor.sql import apply_sql, numeric_value, refused_at_runtime, same_spelling, same_value
 from advisor.stored_value import stored_form
 from advisor.version import ServerVersion, parse_version
 
@@ -168,6 +168,8 @@ def _complete(ctx: AuditContext, rule: Rule, proposal: Proposal) -> Finding | No
         if unchanged and not proposal.correction:  # a correction rewrites a line commented out
             return None  # never recommend the value already in effect
         dynamic = ctx.knows(variable) and ctx.catalog.is_dynamic(variable, ctx.version)
+        if dynamic and current is not None:  # 8.0.30+ innodb_doublewrite OFF ↔ ON: ERROR 1210 while running
+            dynamic = not refused_at_runtime(ctx.catalog, ctx.version, variable, current, recommended)
         restart = not dynamic
         sql = apply_sql(ctx.catalog, ctx.version, variable, recommended) if dynamic else None
     elif proposal.change == "comment_out":
@@ -352,7 +354,15 @@ def _drift(ctx: AuditContext, setting: Setting, findings: list[Finding]) -> Drif
     reason = ctx.config.drift_reasons.get(name)
     if reason is not None:
         return Drift(setting, reason=reason)
-    if value is None or not ctx.knows(name) or not ctx.catalog.is_dynamic(name, ctx.version):
+    if value is None:
+        return Drift(setting)
+    dynamic = ctx.catalog.is_dynamic(name, ctx.version) if ctx.knows(name) else None
+    if dynamic is None:  # a name outside the catalog: whether SET GLOBAL takes it is not on record
+        return Drift(setting, restart=None)
+    if not dynamic or (
+        setting.live_value is not None
+        and refused_at_runtime(ctx.catalog, ctx.version, name, setting.live_value, value)
+    ):
         return Drift(setting)
     about = [finding for finding in findings if finding.variable == name]
     stored = stored_form(ctx.catalog, ctx.version, name, value)

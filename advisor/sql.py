@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 from functools import lru_cache
+from typing import Final
 
 from advisor.catalog import Catalog
-from advisor.stored_value import settable
+from advisor.stored_value import settable, stored_form
 from advisor.units import format_size, parse_bool, parse_size
 from advisor.version import ServerVersion
 
@@ -82,9 +83,47 @@ def _sql_literal(catalog: Catalog, version: ServerVersion, name: str, value: str
     return f"'{escaped}'"
 
 
+#: Dynamic variables MySQL refuses to persist ("ERROR 1238: Variable 'innodb_doublewrite' is a non persistent
+#: variable"): found on the real 8.0.46 by `SET PERSIST x = @@global.x` of every global variable (the others
+#: refused are read-only, which get no SQL here). SET GLOBAL applies them; the option file keeps them.
+NOT_PERSISTED_MYSQL: Final = frozenset(
+    {
+        "gtid_purged",
+        "innodb_doublewrite",
+        "innodb_undo_tablespaces",
+        "keyring_operations",
+        "log_bin_use_v1_row_events",
+    }
+)
+
+
 def apply_sql(catalog: Catalog, version: ServerVersion, name: str, value: str) -> str:
-    """`SET PERSIST` on MySQL 8.0+ (survives a restart), `SET GLOBAL` elsewhere; sizes in bytes, rounded
-    down to the variable's block size: the value the server takes as given, even under STRICT_ALL_TABLES."""
+    """`SET PERSIST` on MySQL 8.0+ (survives a restart) unless MySQL refuses to persist the variable, `SET
+    GLOBAL` elsewhere; sizes in bytes, rounded down to the variable's block size: the value the server takes
+    as given, even under STRICT_ALL_TABLES."""
     literal = _sql_literal(catalog, version, name, settable(catalog, version, name, value))
-    verb = "SET PERSIST" if not version.is_mariadb and version.as_tuple() >= (8, 0) else "SET GLOBAL"
-    return f"{verb} {name} = {literal};"
+    persist = not version.is_mariadb and version.as_tuple() >= (8, 0) and name not in NOT_PERSISTED_MYSQL
+    return f"{'SET PERSIST' if persist else 'SET GLOBAL'} {name} = {literal};"
+
+
+def refused_at_runtime(
+    catalog: Catalog, version: ServerVersion, name: str, current: str, target: str
+) -> bool:
+    """A change the server refuses while it runs, though the variable is dynamic: MySQL 8.0.30+ switches
+    innodb_doublewrite between ON and the DETECT modes live, but to or from OFF only at a restart (8.0.46:
+    "ERROR 1210 ... cannot change doublewrite mode to OFF if doublewrite is enabled. Please shutdown", and
+    "... to ON if doublewrite is disabled")."""
+    if name != "innodb_doublewrite" or version.is_mariadb:
+        return False
+    was, wanted = (stored_form(catalog, version, name, text) for text in (current, target))
+    return was != wanted and "OFF" in (was, wanted)
+
+
+def default_text(value: object) -> str | None:
+    """A catalog default as the server shows it: `True` is ON (innodb_doublewrite's default is a boolean in
+    the catalog though 8.0.30+ made the variable an enum whose words include ON)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "ON" if value else "OFF"
+    return str(value)

@@ -23,7 +23,9 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
 from advisor.catalog import Catalog, VariableFacts
-from advisor.optioncheck.values import find_type
+from advisor.optioncheck import data as option_data
+from advisor.optioncheck.model import OptionFacts
+from advisor.optioncheck.values import FALSE_WORDS, TRUE_WORDS, find_type
 from advisor.units import parse_bool, parse_size
 from advisor.version import ServerVersion
 
@@ -91,6 +93,29 @@ def _facts(catalog: Catalog, version: ServerVersion, name: str) -> VariableFacts
     return facts if facts is not None and facts.in_flavor else None
 
 
+def option_facts(version: ServerVersion, name: str) -> OptionFacts | None:
+    """The option parser's facts for a name the catalog lacks (advisor.optioncheck: MariaDB 10.11's types, and
+    MySQL names with the same-named MariaDB option's parse); None when no list has it."""
+    options = option_data.mariadb().options if version.is_mariadb else option_data.mysql().options
+    return options.get(name.lower().replace("-", "_"))
+
+
+def _server_bool(text: str) -> bool | None:
+    """A boolean as the server's option parser takes it: ON/OFF, TRUE/FALSE, 1/0 (`yes` is none: MySQL 8.0.46
+    warns "boolean value 'yes' was not recognized. Set to OFF")."""
+    word = _bare(text).lower()
+    return True if word in TRUE_WORDS else False if word in FALSE_WORDS else None
+
+
+def _unknown_bools(version: ServerVersion, name: str, file_value: str, live_value: str) -> bool:
+    """For a name the catalog lacks: both values read as booleans — the option parser types it bool, or the
+    server shows ON/OFF (as it shows every boolean) and the file writes a boolean word."""
+    if _server_bool(file_value) is None or _server_bool(live_value) is None:
+        return False
+    found = option_facts(version, name)
+    return (found is not None and found.type == "bool") or _bare(live_value).upper() in ("ON", "OFF")
+
+
 def _bare(value: str) -> str:
     return value.strip().strip("'\"").strip()
 
@@ -115,12 +140,22 @@ def number(text: str) -> Decimal | None:
         return None
 
 
-def _rounded(facts: VariableFacts | None, value: Decimal) -> Decimal:
-    """Rounded down to the block size, as the server does in an option file and in SET GLOBAL alike."""
-    block = facts.block_size if facts is not None else None
+def _rounded(facts: VariableFacts | None, value: Decimal, block: int | None = None) -> Decimal:
+    """Rounded down to the block size, as the server does in an option file and in SET GLOBAL alike
+    (`block` stands in when the catalog does not know the variable)."""
+    block = facts.block_size if facts is not None else block
     if block is None or value != value.to_integral_value() or value < 0:
         return value
     return Decimal(int(value) // block * block)
+
+
+def _option_block(version: ServerVersion, name: str, facts: VariableFacts | None) -> int | None:
+    """The option parser's block size for a name the catalog lacks (`query_alloc_block_size`: 1 KiB, so a
+    file's 10000 runs as 9216 on MySQL 8.0.46 and MariaDB 10.11 alike)."""
+    if facts is not None:
+        return None
+    found = option_facts(version, name)
+    return found.block if found is not None and found.block and found.block > 1 else None
 
 
 def _combinations(version: ServerVersion) -> Mapping[str, tuple[str, ...]]:
@@ -176,7 +211,7 @@ def stored_form(catalog: Catalog, version: ServerVersion, name: str, value: str)
         return _words(bare)
     if unit in NUMERIC_UNITS or (unit is None and number(bare) is not None):
         found = number(bare)
-        return _rounded(facts, found) if found is not None else None
+        return _rounded(facts, found, _option_block(version, name, facts)) if found is not None else None
     if facts is not None and unit in ("bool", "enum"):
         return _enum_word(facts, bare)
     if unit is None and parse_bool(bare) is not None:
@@ -226,8 +261,14 @@ def compare(
     """The file's value against the running one (`live` answers other live variables by name)."""
     if file_value == live_value or masked(live_value):
         return SAME
-    if _facts(catalog, version, name) is None and _kinds_differ(file_value, live_value):
+    facts = _facts(catalog, version, name)
+    if facts is None and _unknown_bools(version, name, file_value, live_value):
+        return DriftCheck(_server_bool(file_value) != _server_bool(live_value))  # `1` is ON
+    if facts is None and _kinds_differ(file_value, live_value):
         return SAME  # a name we do not know: `plugin_x = FORCE` is not drift from ON
+    loose_bool = _server_bool(file_value) is None and parse_bool(file_value) is not None
+    if facts is not None and facts.unit == "bool" and loose_bool:  # `yes`: a boolean to a DBA, not the server
+        return _no_boolean(name, file_value, live_value)
     file_flags, live_flags = _flags(file_value), _flags(live_value)
     if file_flags is not None and live_flags is not None:
         return DIFFERENT if _flags_differ(file_flags, live_flags) else SAME
@@ -242,6 +283,27 @@ def compare(
         return SAME
     reason = _why_not_running(catalog, version, name, file_value, live_value, live)
     return DriftCheck(True, reason)
+
+
+def _no_boolean(name: str, file_value: str, live_value: str) -> DriftCheck:
+    """A boolean written as a word the server does not take (`yes`): it warned and kept OFF (or, for a
+    plugin's option, its default), so the line never ran and no SET applies it (MySQL 8.0.46: "boolean value
+    'yes' was not recognized. Set to OFF"; MariaDB 10.11 alike)."""
+    meant = parse_bool(file_value)
+    if ("ON" if meant else "OFF") == stored_bool(live_value):
+        return SAME
+    return DriftCheck(
+        True,
+        f"the server does not read {_bare(file_value)!r} as a boolean (it takes ON/OFF, TRUE/FALSE, 1/0): it "
+        f"ignored the line with a warning and runs {name} = {live_value}; write {name} = "
+        f"{'ON' if meant else 'OFF'} in the file",
+    )
+
+
+def stored_bool(text: str) -> str | None:
+    """ON or OFF for a boolean the server shows, else None."""
+    flag = _server_bool(text)
+    return None if flag is None else "ON" if flag else "OFF"
 
 
 def _kinds_differ(file_value: str, live_value: str) -> bool:
@@ -262,12 +324,34 @@ def _why_not_running(
     wanted, running = number(file_value), number(live_value)
     if wanted is None or running is None or running == wanted:
         return None
+    conflict = _exclusive_conflict(version, name, live)
+    if conflict is not None:
+        return conflict
     facts = _facts(catalog, version, name)
     if running < wanted and name in _OPEN_FILES_CLAMPS:
         found = _OPEN_FILES_CLAMPS[name](int(wanted), int(running), live)
         if found is not None:
             return found
     return _out_of_range(facts, name, wanted, running)
+
+
+#: MySQL 8.0 pairs of which only one may be nonzero: at startup the first is ignored when both are set
+#: ("value of expire_logs_days is ignored", MY-011079), and SET GLOBAL/PERSIST of either while the other is
+#: nonzero fails (ERROR 3683, and 4113 the other way round) — both seen on the real 8.0.46.
+_EXCLUSIVE_MYSQL_8: dict[str, str] = {"expire_logs_days": "binlog_expire_logs_seconds"}
+
+
+def _exclusive_conflict(version: ServerVersion, name: str, live: Callable[[str], str | None]) -> str | None:
+    other = _EXCLUSIVE_MYSQL_8.get(name)
+    if other is None or version.is_mariadb or not version.at_least(8, 0, 1):
+        return None
+    running = _live_number(live, other)
+    if not running:
+        return None
+    return (
+        f'MySQL ignores {name} while {other} is set (here {running}): it logs "value of {name} is ignored" at '
+        f"startup, and SET refuses it (ERROR 3683); retention is {other}'s, so comment the {name} line out"
+    )
 
 
 def _out_of_range(facts: VariableFacts | None, name: str, wanted: Decimal, running: Decimal) -> str | None:
@@ -333,11 +417,23 @@ def _open_files_clamp(wanted: int, running: int, live: Callable[[str], str | Non
     )
 
 
+def _innodb_open_files_clamp(wanted: int, running: int, live: Callable[[str], str | None]) -> str | None:
+    limit = _live_number(live, "open_files_limit")
+    if limit is None or wanted <= limit:
+        return None
+    return (
+        f'innodb_open_files {wanted} is above open_files_limit {limit}: InnoDB ignored it at startup ("innodb_open_files '
+        f'should not be greater than the open_files_limit", MySQL 5.7.42 and 8.0.46) and runs {running}; write at most '
+        f"{limit} in the file, or raise the open-files limit"
+    )
+
+
 _OPEN_FILES_CLAMPS: dict[str, Callable[[int, int, Callable[[str], str | None]], str | None]] = {
     "table_open_cache": _table_cache_clamp,
     "table_cache": _table_cache_clamp,
     "max_connections": _connections_clamp,
     "open_files_limit": _open_files_clamp,
+    "innodb_open_files": _innodb_open_files_clamp,
 }
 
 

@@ -18,7 +18,7 @@ from advisor.derived.settings import sized_by_dedicated_server
 from advisor.findings import Evidence, Severity
 from advisor.references import MARIADB_SERVER_VARIABLES, MYSQL_SERVER_VARIABLES
 from advisor.rules import Proposal, rule
-from advisor.sql import same_value
+from advisor.sql import default_text, same_value
 from advisor.units import format_size
 
 if TYPE_CHECKING:
@@ -115,8 +115,8 @@ def lost_at_restart(ctx: AuditContext) -> Iterator[Proposal]:
             continue  # the two are one setting where both exist: binlog_expire_logs_seconds is kept
         if any(_set_in_file(ctx, other) for other in _SAME_SETTING.get(name, ())):
             continue  # Debian's `expire_logs_days = 10` sets binlog_expire_logs_seconds = 864000
-        default = ctx.catalog.default(name, ctx.version)
-        if default is None or same_value(ctx.catalog, ctx.version, name, setting.value, str(default)):
+        default = default_text(ctx.catalog.default(name, ctx.version))
+        if default is None or same_value(ctx.catalog, ctx.version, name, setting.value, default):
             continue
         durable = name in DURABILITY
         value = _written(name, setting.value)
@@ -130,7 +130,7 @@ def lost_at_restart(ctx: AuditContext) -> Iterator[Proposal]:
             "different one for it. If a file not uploaded already sets it, the line is redundant.",
             evidence=(
                 Evidence(name, setting.value, "SHOW GLOBAL VARIABLES"),
-                Evidence("default for this version", str(default), "version catalog"),
+                Evidence("default for this version", default, "version catalog"),
                 Evidence("uploaded option files", "do not set it", "my.cnf and its includes"),
             ),
             variable=name,

@@ -55,6 +55,7 @@ SAMPLE_VALUES: dict[str, str] = {
     "log_bin": "mysql-bin",
     "log_error": "/dev/stderr",
     "myisam_recover": "BACKUP",
+    "optimizer_switch": "index_merge=off",
     "pid_file": "/tmp/innotune.pid",
     "plugin_load_add": "",
     "relay_log": "relay-bin",
