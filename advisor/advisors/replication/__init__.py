@@ -15,7 +15,7 @@ from advisor.advisors.replication.binlog import (
     log_bin_named_off,
     sql_log_bin_global_off,
 )
-from advisor.advisors.replication.retention import binlog_retention_unset
+from advisor.advisors.replication.retention import binlog_retention_unset, expire_logs_days_ignored
 from advisor.advisors.replication.topology import replica_updates_off, replica_writable, server_id_unset
 from advisor.rules import Rule
 
@@ -28,4 +28,5 @@ RULES: tuple[Rule, ...] = (
     replica_updates_off,
     replica_writable,
     binlog_retention_unset,
+    expire_logs_days_ignored,
 )

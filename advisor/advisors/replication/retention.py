@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from advisor.context import AuditContext
+from advisor.context import AuditContext, Setting
 from advisor.derived.replication import binlog_enabled
 from advisor.derived.settings import setting_evidence
 from advisor.findings import Evidence, Severity
@@ -68,4 +68,61 @@ def binlog_retention_unset(ctx: AuditContext) -> Iterator[Proposal]:
         evidence=tuple(evidence),
         variable="binlog_expire_logs_seconds" if use_seconds else "expire_logs_days",
         recommended=str(days * _DAY_SECONDS) if use_seconds else str(days),
+    )
+
+
+def _file_evidence(setting: Setting) -> Evidence:
+    return Evidence(setting.name, str(setting.file_value), f"{setting.file}:{setting.line}")
+
+
+def _file_number(ctx: AuditContext, name: str) -> float | None:
+    setting = ctx.config.get(name) if ctx.knows(name) else None
+    if setting is None or setting.file_value is None:
+        return None
+    try:
+        return float(setting.file_value)
+    except ValueError:
+        return None
+
+
+@rule(
+    "replication.expire_logs_days_ignored",
+    Severity.WARNING,
+    [
+        f"{MYSQL_BINLOG_OPTIONS}#sysvar_expire_logs_days",
+        f"{MYSQL_BINLOG_OPTIONS}#sysvar_binlog_expire_logs_seconds",
+    ],
+    versions=ALL_VERSIONS,
+)
+def expire_logs_days_ignored(ctx: AuditContext) -> Iterator[Proposal]:
+    """What it checks: on MySQL 8.0 (8.0.1 to 8.1), option files that set both expire_logs_days and
+    binlog_expire_logs_seconds to nonzero values.
+
+    Why it matters: MySQL then ignores expire_logs_days ("The option expire_logs_days cannot be used together
+    with option binlog_expire_logs_seconds. Therefore, value of expire_logs_days is ignored", MY-011079, seen on
+    8.0.46): the retention is binlog_expire_logs_seconds alone, whatever the days line says, and SET of either
+    while the other is nonzero fails (ERROR 3683 and 4113).
+
+    What we recommend: comment the expire_logs_days line out, so the file shows the retention in force.
+
+    Caveats: MariaDB keeps the two as one setting (quiet there); a binlog_expire_logs_seconds of 0 leaves
+    expire_logs_days in force (quiet too).
+    """
+    if ctx.version.is_mariadb or not ctx.version.at_least(8, 0, 1):
+        return
+    days, seconds = _file_number(ctx, "expire_logs_days"), _file_number(ctx, "binlog_expire_logs_seconds")
+    setting, other = ctx.config.get("expire_logs_days"), ctx.config.get("binlog_expire_logs_seconds")
+    if not days or not seconds or setting is None or other is None or setting.file is None:
+        return
+    yield Proposal(
+        title="expire_logs_days is ignored beside binlog_expire_logs_seconds",
+        rationale=f"The file sets expire_logs_days = {setting.file_value} and binlog_expire_logs_seconds = "
+        f"{seconds:g}: {ctx.version.describe()} ignores expire_logs_days then (it logs MY-011079 at every start), "
+        f"so binary logs are kept {seconds:g} seconds, not {days:g} days. Comment the expire_logs_days line out; "
+        "set binlog_expire_logs_seconds to the retention you want.",
+        evidence=(_file_evidence(setting), _file_evidence(other)),
+        variable="expire_logs_days",
+        change="comment_out",
+        option_file=setting.file,
+        option_line=setting.line,
     )
