@@ -68,9 +68,13 @@ class DriftEntry(ReadModel):
     file: str | None
     line: int | None
     apply_sql: str | None = Field(
-        None, description="Applies the file's value without a restart; null: restart."
+        None, description="Applies the file's value without a restart; null: see restart_required."
     )
-    restart_required: bool | None = Field(None, description="Only a restart applies the file's value.")
+    restart_required: bool | None = Field(
+        None,
+        description="True: only a restart applies the file's value; null: not known whether the variable is "
+        "dynamic (a name outside the version catalog).",
+    )
     reason: str | None = Field(
         None,
         description="Why the server runs another value than the file's when neither SQL nor a restart "

@@ -57,8 +57,16 @@ def apply_text(finding: Mapping[str, Any], drift: Mapping[str, Mapping[str, Any]
         return "restart"
     entry = (drift or {}).get(str(finding.get("variable")))
     if entry is not None and finding.get("recommended") is None:
-        return "live" if entry.get("apply_sql") else "–" if entry.get("reason") else "restart"
+        return "live" if entry.get("apply_sql") else "–" if entry.get("reason") else drift_restart_text(entry)
     return "–"
+
+
+def drift_restart_text(entry: Mapping[str, Any]) -> str:
+    """`restart` for a drift entry without SQL or reason, unless whether one is needed is not known (a
+    variable outside the catalog: `restart_required` is None)."""
+    if "restart_required" in entry and entry["restart_required"] is None:
+        return "unknown whether a restart is needed"
+    return "restart"
 
 
 def change_rows(
@@ -151,7 +159,9 @@ def _drift_lines(drift: Sequence[Mapping[str, Any]]) -> list[str]:
         "|---|---|---|---|",
     ]
     for entry in drift:
-        how = entry.get("reason") or (f"`{entry['apply_sql']}`" if entry.get("apply_sql") else "restart")
+        how = entry.get("reason") or (
+            f"`{entry['apply_sql']}`" if entry.get("apply_sql") else drift_restart_text(entry)
+        )
         where = f" ({entry.get('file')}:{entry.get('line')})" if entry.get("file") else ""
         lines.append(
             f"| `{_cell(entry.get('name'))}` | `{_cell(entry.get('file_value'))}`{_cell(where)} "

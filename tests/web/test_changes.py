@@ -54,6 +54,20 @@ def test_live_or_restart_and_the_filter() -> None:
     assert [row.index for row in change_rows([POOL, {**REFUSED, "severity": "notice"}], "notice")] == [1]
 
 
+def test_drift_of_a_variable_not_known_to_be_static_does_not_say_restart() -> None:
+    """restart_required None (a name outside the catalog) reads "unknown whether a restart is needed" in the
+    changes table and the Markdown export; an entry without the key (older audits) still reads restart."""
+    variable = {"rule": "x.y", "severity": "notice", "variable": "log_slow_slave_statements"}
+    unknown = {"name": "log_slow_slave_statements", "file_value": "0", "live_value": "ON", "apply_sql": None}
+    unknown_entry = {**unknown, "restart_required": None}
+    assert [row.apply for row in change_rows([variable], drift=[unknown_entry])] == [
+        "unknown whether a restart is needed"
+    ]
+    assert [row.apply for row in change_rows([variable], drift=[unknown])] == ["restart"]
+    markdown = audit_markdown({"findings": [], "drift": [unknown_entry]}, "t")
+    assert "unknown whether a restart is needed" in markdown
+
+
 def test_drift_rows_point_to_a_finding_that_recommends_another_value() -> None:
     """The file's 16M is not what we recommend: the row names 16G and the finding, not the SQL for 16M."""
     pending = {
