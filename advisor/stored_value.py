@@ -8,7 +8,8 @@ the server stores (`stored_form`) before they are compared, and only a different
 
 Where the server could not run the file's value — above the catalog's maximum, a table_open_cache lowered
 to fit open_files_limit, an open_files_limit the operating system caps — the entry stays drift with a plain
-reason and no SQL: `SET GLOBAL table_open_cache = 30000` would run the server out of file descriptors.
+reason and no SQL (advisor.not_running): `SET GLOBAL table_open_cache = 30000` would run the server out of file
+descriptors.
 
 Only the drift path (names set in both the file and a live dump) comes here; sql.same_value stays the
 cheap comparison of the rule engine.
@@ -19,18 +20,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
 from advisor.catalog import Catalog, VariableFacts
+from advisor.not_running import why_not_running
 from advisor.optioncheck import data as option_data
 from advisor.optioncheck.model import OptionFacts
 from advisor.optioncheck.values import FALSE_WORDS, TRUE_WORDS, find_type
-from advisor.units import parse_bool, parse_size
+from advisor.stored_numbers import number, round_to_block, unquoted
+from advisor.units import parse_bool
 from advisor.version import ServerVersion
 
 NUMERIC_UNITS = frozenset({"bytes", "count", "seconds", "microseconds", "milliseconds", "pages", "percent"})
-_DECIMAL = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _FLAG = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[A-Za-z0-9_]+")
 #: charsets, collations and storage engines are names the server looks up ignoring case.
 _CASELESS = re.compile(r"^(character_set_|collation_)|storage_engine$")
@@ -103,7 +104,7 @@ def option_facts(version: ServerVersion, name: str) -> OptionFacts | None:
 def _server_bool(text: str) -> bool | None:
     """A boolean as the server's option parser takes it: ON/OFF, TRUE/FALSE, 1/0 (`yes` is none: MySQL 8.0.46
     warns "boolean value 'yes' was not recognized. Set to OFF")."""
-    word = _bare(text).lower()
+    word = unquoted(text).lower()
     return True if word in TRUE_WORDS else False if word in FALSE_WORDS else None
 
 
@@ -113,40 +114,13 @@ def _unknown_bools(version: ServerVersion, name: str, file_value: str, live_valu
     if _server_bool(file_value) is None or _server_bool(live_value) is None:
         return False
     found = option_facts(version, name)
-    return (found is not None and found.type == "bool") or _bare(live_value).upper() in ("ON", "OFF")
-
-
-def _bare(value: str) -> str:
-    return value.strip().strip("'\"").strip()
+    return (found is not None and found.type == "bool") or unquoted(live_value).upper() in ("ON", "OFF")
 
 
 def masked(value: str) -> bool:
     """A collector's mask (`********`): it hides the value, so it never differs from anything."""
     text = value.strip()
     return len(text) >= 3 and text.strip("*") == ""
-
-
-def number(text: str) -> Decimal | None:
-    """`2`, `2.000000`, `1000M`, `1.5G` as an exact number; None when the text is no number."""
-    bare = _bare(text)
-    size = parse_size(bare)
-    if size is not None:
-        return Decimal(size)
-    if _DECIMAL.fullmatch(bare) is None:
-        return None
-    try:
-        return Decimal(bare)
-    except InvalidOperation:  # pragma: no cover - the pattern admits only numbers
-        return None
-
-
-def _rounded(facts: VariableFacts | None, value: Decimal, block: int | None = None) -> Decimal:
-    """Rounded down to the block size, as the server does in an option file and in SET GLOBAL alike
-    (`block` stands in when the catalog does not know the variable)."""
-    block = facts.block_size if facts is not None else block
-    if block is None or value != value.to_integral_value() or value < 0:
-        return value
-    return Decimal(int(value) // block * block)
 
 
 def _option_block(version: ServerVersion, name: str, facts: VariableFacts | None) -> int | None:
@@ -168,7 +142,7 @@ def _modes(version: ServerVersion, text: str) -> frozenset[str]:
     """sql_mode as the set of modes in force: combination modes expanded into theirs, then left out (the
     server lists `TRADITIONAL` beside its seven, and the seven alone are the same behaviour)."""
     combinations = _combinations(version)
-    words = {word.strip().upper() for word in _bare(text).split(",") if word.strip()}
+    words = {word.strip().upper() for word in unquoted(text).split(",") if word.strip()}
     for word in list(words):
         words.update(combinations.get(word, ()))
     return frozenset(words - combinations.keys())
@@ -178,7 +152,7 @@ def _enum_word(facts: VariableFacts, text: str) -> str | None:
     """The value an enum stores: the word, a unique prefix of one, or its number (catalog order is the
     server's numbering); None when it is none of them."""
     values = facts.values or ()
-    bare = _bare(text)
+    bare = unquoted(text)
     if facts.unit == "bool" or not values:
         flag = parse_bool(bare)
         if flag is not None:
@@ -204,14 +178,16 @@ def stored_form(catalog: Catalog, version: ServerVersion, name: str, value: str)
     cannot be read as a value of this variable (the option checker speaks of those)."""
     facts = _facts(catalog, version, name)
     unit = facts.unit if facts is not None else None
-    bare = _bare(value)
+    bare = unquoted(value)
     if name == "sql_mode":
         return _modes(version, bare)
     if unit == "set":
         return _words(bare)
     if unit in NUMERIC_UNITS or (unit is None and number(bare) is not None):
         found = number(bare)
-        return _rounded(facts, found, _option_block(version, name, facts)) if found is not None else None
+        return (
+            round_to_block(facts, found, _option_block(version, name, facts)) if found is not None else None
+        )
     if facts is not None and unit in ("bool", "enum"):
         return _enum_word(facts, bare)
     if unit is None and parse_bool(bare) is not None:
@@ -236,7 +212,7 @@ def _flags(text: str) -> dict[str, str] | None:
     """`index_merge=off,mrr=on` as flag → setting; None when the text is not such a list."""
     if "=" not in text:
         return None
-    items = [item.strip() for item in _bare(text).split(",") if item.strip()]
+    items = [item.strip() for item in unquoted(text).split(",") if item.strip()]
     if not items or not all(item.lower() == "default" or _FLAG.fullmatch(item) for item in items):
         return None
     pairs = (item.split("=", 1) for item in items if "=" in item)
@@ -276,12 +252,12 @@ def compare(
     if stored is None:  # not a value of this variable (the server refuses `none`): the words decide
         refused_differs = (
             not _kinds_differ(file_value, live_value)
-            and _bare(file_value).lower() != _bare(live_value).lower()
+            and unquoted(file_value).lower() != unquoted(live_value).lower()
         )
         return DriftCheck(refused_differs)
     if stored == stored_form(catalog, version, name, live_value):
         return SAME
-    reason = _why_not_running(catalog, version, name, file_value, live_value, live)
+    reason = why_not_running(catalog, version, name, file_value, live_value, live)
     return DriftCheck(True, reason)
 
 
@@ -294,7 +270,7 @@ def _no_boolean(name: str, file_value: str, live_value: str) -> DriftCheck:
         return SAME
     return DriftCheck(
         True,
-        f"the server does not read {_bare(file_value)!r} as a boolean (it takes ON/OFF, TRUE/FALSE, 1/0): it "
+        f"the server does not read {unquoted(file_value)!r} as a boolean (it takes ON/OFF, TRUE/FALSE, 1/0): it "
         f"ignored the line with a warning and runs {name} = {live_value}; write {name} = "
         f"{'ON' if meant else 'OFF'} in the file",
     )
@@ -312,131 +288,6 @@ def _kinds_differ(file_value: str, live_value: str) -> bool:
     return (parse_bool(file_value) is None) != (parse_bool(live_value) is None)
 
 
-def _why_not_running(
-    catalog: Catalog,
-    version: ServerVersion,
-    name: str,
-    file_value: str,
-    live_value: str,
-    live: Callable[[str], str | None],
-) -> str | None:
-    """Why the server runs another value than the file's, when it could not run the file's at all."""
-    wanted, running = number(file_value), number(live_value)
-    if wanted is None or running is None or running == wanted:
-        return None
-    conflict = _exclusive_conflict(version, name, live)
-    if conflict is not None:
-        return conflict
-    facts = _facts(catalog, version, name)
-    if running < wanted and name in _OPEN_FILES_CLAMPS:
-        found = _OPEN_FILES_CLAMPS[name](int(wanted), int(running), live)
-        if found is not None:
-            return found
-    return _out_of_range(facts, name, wanted, running)
-
-
-#: MySQL 8.0 pairs of which only one may be nonzero: at startup the first is ignored when both are set
-#: ("value of expire_logs_days is ignored", MY-011079), and SET GLOBAL/PERSIST of either while the other is
-#: nonzero fails (ERROR 3683, and 4113 the other way round) — both seen on the real 8.0.46.
-_EXCLUSIVE_MYSQL_8: dict[str, str] = {"expire_logs_days": "binlog_expire_logs_seconds"}
-
-
-def _exclusive_conflict(version: ServerVersion, name: str, live: Callable[[str], str | None]) -> str | None:
-    other = _EXCLUSIVE_MYSQL_8.get(name)
-    if other is None or version.is_mariadb or not version.at_least(8, 0, 1):
-        return None
-    running = _live_number(live, other)
-    if not running:
-        return None
-    return (
-        f'MySQL ignores {name} while {other} is set (here {running}): it logs "value of {name} is ignored" at '
-        f"startup, and SET refuses it (ERROR 3683); retention is {other}'s, so comment the {name} line out"
-    )
-
-
-def _out_of_range(facts: VariableFacts | None, name: str, wanted: Decimal, running: Decimal) -> str | None:
-    if facts is None:
-        return None
-    high, low = facts.max, facts.min
-    if high is not None and wanted > Decimal(str(high)) and running == _rounded(facts, Decimal(str(high))):
-        return (
-            f"{name} = {wanted} is above the largest value the server takes ({high}): it runs {running}; "
-            f"write {running} in the file"
-        )
-    if low is not None and wanted < Decimal(str(low)) and running == Decimal(str(low)):
-        return (
-            f"{name} = {wanted} is below the smallest value the server takes ({low}): it runs {running}; "
-            f"write {running} in the file"
-        )
-    return None
-
-
-def _live_number(live: Callable[[str], str | None], name: str) -> int | None:
-    text = live(name)
-    found = number(text) if text is not None else None
-    return int(found) if found is not None else None
-
-
-# At startup the server gives each connection a descriptor and each cached table up to two, keeping a few
-# for itself, and lowers table_open_cache, then max_connections, to fit open_files_limit ("Changed limits:
-# max_open_files: 20000 max_connections: 3000 (was 3000) table_cache: 8485 (was 30000)" on mariadbd
-# 10.11.19; MySQL's manual: max_connections falls to open_files_limit - 810 at worst).
-_RESERVED_FILES = 10
-_FEWEST_CACHED_TABLES_FILES = 800
-_RAISE_LIMIT = (
-    "raise the server's open-files limit (LimitNOFILE in its systemd unit, or ulimit -n for mysqld_safe) "
-    "and restart; no SET GLOBAL gives it more file descriptors"
-)
-
-
-def _table_cache_clamp(wanted: int, running: int, live: Callable[[str], str | None]) -> str | None:
-    limit, connections = _live_number(live, "open_files_limit"), _live_number(live, "max_connections")
-    if limit is None or connections is None or connections + 2 * wanted + _RESERVED_FILES <= limit:
-        return None
-    return (
-        f"the server lowered table_open_cache from {wanted} to {running} at startup to fit open_files_limit "
-        f"{limit} (two files per cached table, one per connection of max_connections {connections}): "
-        + _RAISE_LIMIT
-    )
-
-
-def _connections_clamp(wanted: int, running: int, live: Callable[[str], str | None]) -> str | None:
-    limit = _live_number(live, "open_files_limit")
-    if limit is None or wanted + _RESERVED_FILES + _FEWEST_CACHED_TABLES_FILES <= limit:
-        return None
-    return (
-        f"the server lowered max_connections from {wanted} to {running} at startup to fit open_files_limit "
-        f"{limit}: " + _RAISE_LIMIT
-    )
-
-
-def _open_files_clamp(wanted: int, running: int, live: Callable[[str], str | None]) -> str | None:
-    return (
-        f"the operating system let the server open {running} files, not the {wanted} of the file: "
-        + _RAISE_LIMIT
-    )
-
-
-def _innodb_open_files_clamp(wanted: int, running: int, live: Callable[[str], str | None]) -> str | None:
-    limit = _live_number(live, "open_files_limit")
-    if limit is None or wanted <= limit:
-        return None
-    return (
-        f'innodb_open_files {wanted} is above open_files_limit {limit}: InnoDB ignored it at startup ("innodb_open_files '
-        f'should not be greater than the open_files_limit", MySQL 5.7.42 and 8.0.46) and runs {running}; write at most '
-        f"{limit} in the file, or raise the open-files limit"
-    )
-
-
-_OPEN_FILES_CLAMPS: dict[str, Callable[[int, int, Callable[[str], str | None]], str | None]] = {
-    "table_open_cache": _table_cache_clamp,
-    "table_cache": _table_cache_clamp,
-    "max_connections": _connections_clamp,
-    "open_files_limit": _open_files_clamp,
-    "innodb_open_files": _innodb_open_files_clamp,
-}
-
-
 def settable(catalog: Catalog, version: ServerVersion, name: str, value: str) -> str:
     """The value SET GLOBAL takes as given: a number rounded down to the variable's block size (the server
     refuses 1000000 for max_allowed_packet under STRICT_ALL_TABLES, and truncates it with a warning
@@ -447,5 +298,5 @@ def settable(catalog: Catalog, version: ServerVersion, name: str, value: str) ->
     found = number(value)
     if found is None or found != found.to_integral_value():
         return value
-    rounded = _rounded(facts, found)
+    rounded = round_to_block(facts, found)
     return value if rounded == found else str(rounded)
