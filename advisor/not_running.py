@@ -131,9 +131,10 @@ def _innodb_open_files_clamp(wanted: int, running: int, live: Callable[[str], st
     if limit is None or wanted <= limit:
         return None
     return (
-        f'innodb_open_files {wanted} is above open_files_limit {limit}: InnoDB ignored it at startup ("innodb_open_files '
-        f'should not be greater than the open_files_limit", MySQL 5.7.42 and 8.0.46) and runs {running}; write at most '
-        f"{limit} in the file, or raise the open-files limit"
+        f"innodb_open_files {wanted} is above open_files_limit {limit}: InnoDB ignored it at startup "
+        '("innodb_open_files should not be greater than the open_files_limit": MySQL 5.7.42, 8.0.46 and '
+        f"MariaDB 10.11.19 alike) and runs {running}; write at most {limit} in the file, or raise the "
+        "open-files limit"
     )
 
 
