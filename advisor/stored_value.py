@@ -242,7 +242,11 @@ def compare(
         return DriftCheck(_server_bool(file_value) != _server_bool(live_value))  # `1` is ON
     if facts is None and _kinds_differ(file_value, live_value):
         return SAME  # a name we do not know: `plugin_x = FORCE` is not drift from ON
-    loose_bool = _server_bool(file_value) is None and parse_bool(file_value) is not None
+    loose_bool = (  # FORCE is a plugin-load word, not a boolean written loosely
+        _server_bool(file_value) is None
+        and parse_bool(file_value) is not None
+        and unquoted(file_value).lower() != "force"
+    )
     if facts is not None and facts.unit == "bool" and loose_bool:  # `yes`: a boolean to a DBA, not the server
         return _no_boolean(name, file_value, live_value)
     file_flags, live_flags = _flags(file_value), _flags(live_value)

@@ -153,3 +153,21 @@ def test_mysql57_booleans_and_open_files() -> None:
     drift, _ = _audit("mysql-5.7.42")
     assert set(drift) == {"innodb_open_files", "open_files_limit"}
     assert "open_files_limit 20000" in str(drift["innodb_open_files"]["reason"])
+
+
+@pytest.mark.parametrize(
+    ("written", "differs"), [("yes", True), ("enabled", True), ("no", False), ("ON", True)]
+)
+def test_loose_boolean_words_never_ran(written: str, differs: bool) -> None:
+    """`yes`/`enabled` are no booleans to the option parser (8.0.46 warned and ran OFF): drift with a reason and
+    no SQL; `no` meant OFF, which runs, so no drift; a real ON is plain drift with SQL."""
+    cnf = _with("mysql-8.0.46", "innodb_print_all_deadlocks = yes", f"innodb_print_all_deadlocks = {written}")
+    drift, _ = _audit("mysql-8.0.46", cnf)
+    entry = drift.get("innodb_print_all_deadlocks")
+    assert (entry is not None) is differs
+    if entry is not None and written != "ON":
+        assert entry["apply_sql"] is None and "ignored the line" in str(entry["reason"])
+    if entry is not None and written == "ON":
+        assert (
+            entry["apply_sql"] == "SET PERSIST innodb_print_all_deadlocks = ON;" and entry["reason"] is None
+        )
