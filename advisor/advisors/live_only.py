@@ -81,6 +81,16 @@ def _written(name: str, value: str) -> str:
     return format_size(int(value)) if name in _SIZES and value.isdigit() else value
 
 
+# MySQL 8.0+ keeps SET PERSIST values in mysqld-auto.cnf (the data directory), read after the option files:
+# such a value does come back at a restart, and overrides the file's line. SHOW GLOBAL VARIABLES cannot tell.
+_PERSISTED = (
+    " On MySQL 8.0+ a value set with SET PERSIST is kept in mysqld-auto.cnf and read after the option files, "
+    "so it does come back (and wins over the file): SELECT VARIABLE_NAME FROM "
+    "performance_schema.variables_info WHERE VARIABLE_SOURCE = 'PERSISTED' lists them; RESET PERSIST name "
+    "leaves the setting to the file."
+)
+
+
 @rule(
     "live_only.lost_at_restart",
     Severity.NOTICE,
@@ -127,7 +137,8 @@ def lost_at_restart(ctx: AuditContext) -> Iterator[Proposal]:
             f"restart it returns to the default {default}"
             + (", which weakens what survives a crash" if durable else "")
             + ". The recommended file keeps the running value, unless another finding here recommends a "
-            "different one for it. If a file not uploaded already sets it, the line is redundant.",
+            "different one for it. If a file not uploaded already sets it, the line is redundant."
+            + (_PERSISTED if ctx.version.is_mysql_family and ctx.version.at_least(8, 0) else ""),
             evidence=(
                 Evidence(name, setting.value, "SHOW GLOBAL VARIABLES"),
                 Evidence("default for this version", default, "version catalog"),
