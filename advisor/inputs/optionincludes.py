@@ -41,6 +41,8 @@ class _Resolver:
 
     def __init__(self, paths: Collection[str]) -> None:
         self.by_path = {normpath(path): path for path in paths if path}
+        #: bare-name uploads the only `!includedir` reads when no upload carries its folder (`_adoptable`)
+        self.adopted: frozenset[str] = frozenset()
 
     @staticmethod
     def wanted(target: str, including: str) -> str:
@@ -77,7 +79,8 @@ class _Resolver:
                 exact.append((base, path))
             elif folder and not is_absolute(folder) and wanted.endswith("/" + folder):
                 tails.append((base, path))
-        return [path for _, path in sorted(exact or tails)]
+        adopted = [(posixpath.basename(normpath(path)), path) for path in self.adopted if path != including]
+        return [path for _, path in sorted(exact or tails or adopted)]
 
     def skipped(self, target: str, including: str, read: Collection[str]) -> list[str]:
         """Uploads inside the `!includedir` directory (or below it) that the server does not read: another
@@ -167,10 +170,43 @@ def last_directory_read(files: Mapping[str, OptionFile]) -> Include | None:
     return done[-1] if done else None
 
 
+def _resolver(files: Mapping[str, OptionFile]) -> _Resolver:
+    resolver = _Resolver(files)
+    resolver.adopted = _adoptable(files, resolver)
+    return resolver
+
+
+def _adoptable(files: Mapping[str, OptionFile], resolver: _Resolver) -> frozenset[str]:
+    """Uploads given by a bare name (`tuning.cnf`, no folder) that sit in the folder of the only
+    `!includedir` among the uploads: a DBA uploading `/etc/mysql/my.cnf` (`!includedir /etc/mysql/conf.d/`)
+    and `tuning.cnf` means conf.d's file — read as a file of its own, it drew "no uploaded .cnf file is in
+    this directory" while its values counted. Not the main (first) file, nor one an `!include` names;
+    with two `!includedir` lines (Debian's conf.d/ and mariadb.conf.d/) a bare name stays ambiguous."""
+    directories = [
+        include for option_file in files.values() for include in option_file.includes if include.directory
+    ]
+    if len(directories) != 1:
+        return frozenset()
+    named = {
+        target
+        for path, option_file in files.items()
+        for include in option_file.includes
+        if not include.directory
+        for target in resolver.file(include.target, path)
+    }
+    suffixes = (".cnf", ".ini") if directories[0].file.lower().endswith(".ini") else (".cnf",)
+    main = next(iter(files), None)
+    return frozenset(
+        path
+        for path in files
+        if "/" not in normpath(path) and path.endswith(suffixes) and path != main and path not in named
+    )
+
+
 def _walk(files: Mapping[str, OptionFile]) -> tuple[_Walker, tuple[str, ...], list[InputWarning]]:
     """Resolve every include among `files` and read them as the server does: the walker (read order),
     the uploads an `!includedir` passes over, and the warnings found resolving."""
-    resolver = _Resolver(files)
+    resolver = _resolver(files)
     targets: dict[tuple[str, int], list[str]] = {}
     included: set[str] = set()
     skipped: set[str] = set()
@@ -208,7 +244,7 @@ def installed_paths(files: Mapping[str, OptionFile]) -> dict[str, str]:
     and that an include with an absolute path resolved to: `/etc/mysql/conf.d/extra.cnf` for
     `!include /etc/mysql/conf.d/extra.cnf`, the folder plus the file's name for an `!includedir`. A
     file handed back under its upload name would be installed at `/extra.cnf` by `patch -p1` from `/`."""
-    resolver = _Resolver(files)
+    resolver = _resolver(files)
     found: dict[str, str] = {}
     for path, option_file in files.items():
         for include in option_file.includes:
@@ -230,9 +266,10 @@ def installed_paths(files: Mapping[str, OptionFile]) -> dict[str, str]:
     return found
 
 
-def directory_read(files: Collection[str], include: Include) -> tuple[str, list[str]]:
+def directory_read(files: Mapping[str, OptionFile], include: Include) -> tuple[str, list[str]]:
     """The folder an `!includedir` line names, normalised (joined to its file's directory when relative),
     and the uploads the server reads from it, in its order: the matching `resolve_includes` does (exact
-    folder, else relative uploads whose folder ends it; `.cnf` only, `.ini` too on Windows)."""
-    resolver = _Resolver(files)
+    folder, else relative uploads whose folder ends it, else bare names the only `!includedir` adopts;
+    `.cnf` only, `.ini` too on Windows)."""
+    resolver = _resolver(files)
     return resolver.wanted(include.target, include.file), resolver.directory(include.target, include.file)
