@@ -8,7 +8,7 @@ then caps the buffer pool so the recommended configuration fits in usable memory
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from time import perf_counter
 from typing import TYPE_CHECKING
 
@@ -344,6 +344,17 @@ def _redacted(warning: InputWarning) -> InputWarning:
     return warning if message == warning.message else replace(warning, message=message)
 
 
+def _against(ctx: AuditContext, finding: Finding, stored: Hashable) -> bool:
+    """The finding advises against the file's value: comments its line out, or sets another value. One
+    that changes nothing (buffer_pool.undersized held by memory, an overruled proposal) does not: review 7
+    found the live SQL of a file's larger pool withheld, and "restart" claimed, for such a finding."""
+    if finding.change == "comment_out":
+        return True
+    if finding.change is None or finding.recommended is None:
+        return False
+    return stored_form(ctx.catalog, ctx.version, finding.variable or "", finding.recommended) != stored
+
+
 def _drift(ctx: AuditContext, setting: Setting, findings: list[Finding]) -> Drift:
     """The file's value not yet live, with the SQL that applies it when the variable is dynamic —
     none when a finding on that variable does not recommend the file's value: the value is refused
@@ -364,14 +375,11 @@ def _drift(ctx: AuditContext, setting: Setting, findings: list[Finding]) -> Drif
         and refused_at_runtime(ctx.catalog, ctx.version, name, setting.live_value, value)
     ):
         return Drift(setting)
-    about = [finding for finding in findings if finding.variable == name]
     stored = stored_form(ctx.catalog, ctx.version, name, value)
-    if stored is None or any(  # None: no value of this variable, which SET GLOBAL refuses too
-        finding.recommended is None
-        or stored_form(ctx.catalog, ctx.version, name, finding.recommended) != stored
-        for finding in about
+    if stored is None or any(
+        _against(ctx, finding, stored) for finding in findings if finding.variable == name
     ):
-        return Drift(setting)
+        return Drift(setting)  # None: no value of this variable, which SET GLOBAL refuses too
     try:
         return Drift(setting, apply_sql(ctx.catalog, ctx.version, name, value))
     except ValueError:

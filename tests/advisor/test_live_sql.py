@@ -183,3 +183,32 @@ def test_drift_sql_runs_under_strict_all_tables_and_clears_the_drift() -> None:
         for name, value in zip(DRIFT_NAMES, saved, strict=True):
             _query(connection, f"SET GLOBAL {name} = {value}")
         connection.close()
+
+
+def test_drift_sql_is_not_withheld_by_a_finding_that_changes_nothing() -> None:
+    """Review 7 (real MySQL 8.0.46): the file's 256M pool against a live 128M, beside buffer_pool.undersized
+    held by memory (it recommends nothing): the drift said "restart required" with no SQL, though
+    `SET PERSIST innodb_buffer_pool_size = 268435456` applied live and read back. A finding that comments
+    the line out or sets another value still withholds it."""
+    import json
+
+    from advisor.audit import AuditInputs, run_audit
+
+    live = json.dumps(
+        {"version": "8.0.46", "innodb_buffer_pool_size": "134217728", "max_connections": "151",
+         "innodb_buffer_pool_chunk_size": "134217728", "innodb_buffer_pool_instances": "1"}
+    )  # fmt: skip
+    inputs = AuditInputs(
+        mycnf={"/etc/mysql/my.cnf": "[mysqld]\ninnodb_buffer_pool_size = 256M\n"},
+        variables=live,
+        profile="ci",
+        memory="64G",
+        memory_limit="2G",
+        storage="ssd",
+    )
+    result = run_audit(inputs).to_dict()
+    held = [f for f in result["findings"] if f["variable"] == "innodb_buffer_pool_size"]
+    assert held and all(f["recommended"] is None for f in held)
+    (pool,) = [d for d in result["drift"] if d["name"] == "innodb_buffer_pool_size"]
+    assert pool["apply_sql"] == "SET PERSIST innodb_buffer_pool_size = 268435456;"
+    assert pool["restart_required"] is False

@@ -24,7 +24,8 @@ _NAMES: Final = ("character_set_server", "collation_server")
 )
 def collation_charset_mismatch(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: collation_server naming a collation of another character set than the server's:
-    character_set_server's, or when the files set none the built-in default (latin1 on 5.7, utf8mb4 on 8.0).
+    character_set_server's, or when the files set none — or one the server does not know, which
+    config_validity comments out — the built-in default (latin1 on 5.7, utf8mb4 on 8.0).
 
     Why it matters: each name passes on its own, the pair does not: MySQL 8.0.46 says "COLLATION
     'utf8mb4_general_ci' is not valid for CHARACTER SET 'latin1'" and aborts, whichever line comes first;
@@ -46,9 +47,14 @@ def collation_charset_mismatch(ctx: AuditContext) -> Iterator[Proposal]:
     wanted = charset_of(server, (collation.value or "").strip("'\""))
     charset_line = lines.get("character_set_server")
     charset = (charset_line.value or "").strip("'\"") if charset_line is not None else server.default_charset
-    if wanted is None or not has_charset(server, charset) or wanted == same_charset(charset):
-        return
     source = "character_set_server" if charset_line is not None else "the default character set"
+    if charset_line is not None and not has_charset(server, charset):
+        # config_validity comments that line out: the default is what the collation must fit (review 7:
+        # `character-set-server = utf8mb4_unicode_ci` went, the collation stayed, 5.7.42 aborted on latin1)
+        charset = server.default_charset
+        source = f"the default character set, as {written(charset_line)} is no character set the server knows"
+    if wanted is None or wanted == same_charset(charset):
+        return
     words = (
         f"{written(collation)} is a collation of {wanted}, and the server's character set is {charset} "
         f"({source}): MySQL {'.'.join(map(str, server.version))} aborts ('COLLATION ... is not valid for "
