@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from advisor.context import AuditContext
-from advisor.derived.replication import binlog_enabled
+from advisor.derived.replication import binlog_enabled, server_id_mandatory
 from advisor.derived.settings import setting_evidence
 from advisor.findings import Evidence, Severity
 from advisor.model import Role
@@ -52,6 +52,8 @@ def server_id_unset(ctx: AuditContext) -> Iterator[Proposal]:
         return
     value = ctx.config.number("server_id")
     binlog = binlog_enabled(ctx)
+    if binlog and setting.source == "default" and server_id_mandatory(ctx):
+        return  # MySQL 5.7 would not start: startup.binlog_without_server_id writes the id into the file
     replicating = ctx.role in (Role.PRIMARY, Role.REPLICA)
     if value == 0 and (replicating or binlog):
         yield Proposal(

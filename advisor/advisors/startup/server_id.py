@@ -82,6 +82,9 @@ def _server_id(ctx: AuditContext) -> tuple[int, str]:
     else:
         files = ctx.options.files if ctx.options is not None else {}
         basis = "".join(option_file.serialise() for option_file in files.values())
-        what = "drawn from its option files (no host name was given)"
+        what = (
+            "drawn from its option files, as no host name was given — so not made unique: replicas set up "
+            "from one file get the same id, and each needs its own"
+        )
     number = 2 + zlib.crc32(basis.encode()) % (2**31 - 2)
     return number, f"a replica: not 1, which its primary most likely has; {what}"
