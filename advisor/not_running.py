@@ -12,11 +12,6 @@ from advisor.stored_numbers import number, round_to_block
 from advisor.version import ServerVersion
 
 
-def _facts(catalog: Catalog, version: ServerVersion, name: str) -> VariableFacts | None:
-    facts = catalog.lookup(name, version)
-    return facts if facts is not None and facts.in_flavor else None
-
-
 def why_not_running(
     catalog: Catalog,
     version: ServerVersion,
@@ -32,7 +27,7 @@ def why_not_running(
     conflict = _exclusive_conflict(version, name, live)
     if conflict is not None:
         return conflict
-    facts = _facts(catalog, version, name)
+    facts = catalog.flavor_facts(name, version)
     if running < wanted and name in _OPEN_FILES_CLAMPS:
         found = _OPEN_FILES_CLAMPS[name](int(wanted), int(running), live)
         if found is not None:

@@ -89,11 +89,6 @@ SAME = DriftCheck(False)
 DIFFERENT = DriftCheck(True)
 
 
-def _facts(catalog: Catalog, version: ServerVersion, name: str) -> VariableFacts | None:
-    facts = catalog.lookup(name, version)
-    return facts if facts is not None and facts.in_flavor else None
-
-
 def option_facts(version: ServerVersion, name: str) -> OptionFacts | None:
     """The option parser's facts for a name the catalog lacks (advisor.optioncheck: MariaDB 10.11's types, and
     MySQL names with the same-named MariaDB option's parse); None when no list has it."""
@@ -176,7 +171,7 @@ def _path(text: str) -> str:
 def stored_form(catalog: Catalog, version: ServerVersion, name: str, value: str) -> Hashable:
     """The value as the server stores it, in a form two spellings of one value share; None when it
     cannot be read as a value of this variable (the option checker speaks of those)."""
-    facts = _facts(catalog, version, name)
+    facts = catalog.flavor_facts(name, version)
     unit = facts.unit if facts is not None else None
     bare = unquoted(value)
     if name == "sql_mode":
@@ -237,7 +232,7 @@ def compare(
     """The file's value against the running one (`live` answers other live variables by name)."""
     if file_value == live_value or masked(live_value):
         return SAME
-    facts = _facts(catalog, version, name)
+    facts = catalog.flavor_facts(name, version)
     if facts is None and _unknown_bools(version, name, file_value, live_value):
         return DriftCheck(_server_bool(file_value) != _server_bool(live_value))  # `1` is ON
     if facts is None and _kinds_differ(file_value, live_value):
@@ -296,7 +291,7 @@ def settable(catalog: Catalog, version: ServerVersion, name: str, value: str) ->
     """The value SET GLOBAL takes as given: a number rounded down to the variable's block size (the server
     refuses 1000000 for max_allowed_packet under STRICT_ALL_TABLES, and truncates it with a warning
     otherwise); anything else as written."""
-    facts = _facts(catalog, version, name)
+    facts = catalog.flavor_facts(name, version)
     if facts is None or facts.unit not in NUMERIC_UNITS or facts.block_size is None:
         return value
     found = number(value)

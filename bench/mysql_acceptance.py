@@ -53,14 +53,10 @@ class Server:
     """One unpacked mysqld and how to run it."""
 
     def __init__(self, tree: Path) -> None:
-        from advisor.optioncheck.fetch_apt import library_dirs
+        from advisor.optioncheck.fetch_apt import unpacked_mysqld
 
-        self.binary = tree / "usr" / "sbin" / "mysqld"
-        self.env = {"LD_LIBRARY_PATH": library_dirs(tree), "PATH": "/usr/bin:/bin"}
+        self.binary, self.env, self.version = unpacked_mysqld(tree)
         self.share = tree / "usr" / "share" / "mysql"
-        self.version = subprocess.run(
-            [str(self.binary), "--version"], capture_output=True, text=True, env=self.env, check=False
-        ).stdout.strip()
 
     def refusal(self, text: str, folder: Path) -> str | None:
         """The server's first [ERROR] on this option file (None: accepted)."""

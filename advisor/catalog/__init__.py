@@ -244,6 +244,11 @@ class Catalog:
         self._facts[cache_key] = facts
         return facts
 
+    def flavor_facts(self, name: str, version: ServerVersion) -> VariableFacts | None:
+        """The facts of a variable this flavor has at some version (None: unknown, or another flavor's)."""
+        facts = self.lookup(name, version)
+        return facts if facts is not None and facts.in_flavor else None
+
     def knows(self, name: str, version: ServerVersion) -> bool:
         """Does this version have the variable (or, for option-only names, accept and honour the option)?"""
         facts = self.lookup(name, version)

@@ -12,6 +12,7 @@ from advisor.units import parse_bool
 
 if TYPE_CHECKING:
     from advisor.context import AuditContext, Setting
+    from advisor.inputs.optionfiles import OptionEntry
 
 # Which source wins when both isolation variables are shown: live, then the file, then the default.
 SOURCE_RANK = {"live": 0, "cnf": 1, "default": 2}
@@ -30,13 +31,17 @@ def binlog_enabled(ctx: AuditContext) -> bool | None:
     return True if flag is None else flag
 
 
+def file_log_bin_line(ctx: AuditContext) -> OptionEntry | None:
+    """The option files' last log_bin line in the groups the server reads (`skip-log-bin` is one too)."""
+    found = ctx.options.effective(ctx.groups_read).get("log_bin") if ctx.options is not None else None
+    return found.entry if found is not None else None
+
+
 def file_turns_binlog_off(ctx: AuditContext) -> bool:
     """The option files' last log_bin line is `skip-log-bin` or `disable-log-bin`: the only lines that turn
     binary logging off (`log_bin = OFF` names the files OFF.000001 and turns it on)."""
-    if ctx.options is None:
-        return False
-    found = ctx.options.effective(ctx.groups_read).get("log_bin")
-    return found is not None and found.entry.prefix in ("skip", "disable")
+    entry = file_log_bin_line(ctx)
+    return entry is not None and entry.prefix in ("skip", "disable")
 
 
 def server_id_mandatory(ctx: AuditContext) -> bool:

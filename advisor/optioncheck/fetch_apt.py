@@ -14,6 +14,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 DEBIAN_KEYRING = "/usr/share/keyrings/debian-archive-keyring.gpg"
 HOST_LIBRARIES = ("libc6", "libgcc-s1", "libgcc1", "libstdc++6", "zlib1g", "debconf")
@@ -126,6 +127,22 @@ def unpack(apt: Apt, target: Target, tree: Path) -> tuple[dict[str, str], list[s
 def library_dirs(tree: Path) -> str:
     found = {str(path.parent) for path in tree.rglob("*.so*") if path.parent.name != "plugin"}
     return ":".join(sorted(found))
+
+
+class UnpackedServer(NamedTuple):
+    """The mysqld of a tree `fetch_server_help --keep` left, the environment it runs in (its unpacked
+    libraries), and its `--version` line."""
+
+    binary: Path
+    env: dict[str, str]
+    version: str
+
+
+def unpacked_mysqld(tree: Path) -> UnpackedServer:
+    binary = tree / "usr" / "sbin" / "mysqld"
+    env = {"LD_LIBRARY_PATH": library_dirs(tree), "PATH": "/usr/bin:/bin"}
+    shown = subprocess.run([binary, "--version"], capture_output=True, text=True, env=env, check=False)
+    return UnpackedServer(binary, env, shown.stdout.strip())
 
 
 def debian_mirror() -> str | None:

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from advisor.optioncheck.fetch_apt import library_dirs
+from advisor.optioncheck.fetch_apt import unpacked_mysqld
 
 OUT = Path(__file__).with_name("data") / "mysql-charsets.json"
 _QUERIES = {
@@ -46,11 +46,7 @@ def _query(socket: Path, sql: str) -> dict[str, str]:
 
 def read_server(tree: Path) -> dict[str, Any]:
     """Start the binary on a scratch data directory and read what it has."""
-    binary = tree / "usr" / "sbin" / "mysqld"
-    env = {"LD_LIBRARY_PATH": library_dirs(tree), "PATH": "/usr/bin:/bin"}
-    version = subprocess.run(
-        [binary, "--version"], capture_output=True, text=True, env=env, check=True
-    ).stdout
+    binary, env, version = unpacked_mysqld(tree)
     with tempfile.TemporaryDirectory(prefix="innotune-charsets-") as scratch:
         folder = Path(scratch)
         (folder / "files").mkdir()

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from advisor.optioncheck.data import canonical
-from advisor.optioncheck.fetch_apt import library_dirs
+from advisor.optioncheck.fetch_apt import unpacked_mysqld
 
 OUT = Path(__file__).with_name("data") / "mysql-numbers.json"
 _NUMBER = re.compile(r"^  (?:-\w, )?--([a-z0-9-]+)(\[?)=#", re.MULTILINE)
@@ -30,11 +30,7 @@ _OPTION = re.compile(r"^  (?:-\w, )?--([a-z0-9-]+)", re.MULTILINE)
 def numbers(tree: Path) -> tuple[str, dict[str, str], set[str]]:
     """(the binary's version line, name → REQUIRED or OPTIONAL for every number option it prints, every
     option it prints)."""
-    binary = tree / "usr" / "sbin" / "mysqld"
-    env = {"LD_LIBRARY_PATH": library_dirs(tree), "PATH": "/usr/bin:/bin"}
-    version = subprocess.run(
-        [binary, "--version"], capture_output=True, text=True, env=env, check=True
-    ).stdout
+    binary, env, version = unpacked_mysqld(tree)
     shown = subprocess.run(
         [binary, "--no-defaults", "--verbose", "--help"], capture_output=True, text=True, env=env, check=False
     ).stdout

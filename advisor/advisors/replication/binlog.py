@@ -8,6 +8,7 @@ from advisor.context import AuditContext, Setting
 from advisor.derived.replication import (
     binlog_enabled,
     binlog_format,
+    file_log_bin_line,
     file_turns_binlog_off,
     row_format_change,
     server_id_mandatory,
@@ -239,10 +240,7 @@ def log_bin_named_off(ctx: AuditContext) -> Iterator[Proposal]:
 
     Caveats: none.
     """
-    if ctx.options is None:
-        return
-    found = ctx.options.effective(ctx.groups_read).get("log_bin")
-    entry = found.entry if found is not None else None
+    entry = file_log_bin_line(ctx)
     if (
         entry is None
         or entry.prefix is not None
