@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from advisor.inputs.optionfiles import OptionFileSet
     from advisor.inputs.schema import SchemaFacts
     from advisor.inputs.statusvars import StatusView, VariablesDump
+    from advisor.not_running import NotRunning
 
 Source = Literal["live", "cnf", "default"]
 T = TypeVar("T")
@@ -92,7 +93,7 @@ class EffectiveConfig(Struct, frozen=True):
     #: what the live server has, when a complete SHOW GLOBAL VARIABLES dump was given.
     live: LiveExistence | None = None
     #: drift the server cannot leave: why it runs another value than the file's (name → reason).
-    drift_reasons: Mapping[str, str] = field(default_factory=dict)
+    drift_reasons: Mapping[str, NotRunning] = field(default_factory=dict)
 
     def get(self, name: str) -> Setting | None:
         return self.settings.get(name)

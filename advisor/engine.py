@@ -170,8 +170,8 @@ def _complete(ctx: AuditContext, rule: Rule, proposal: Proposal) -> Finding | No
         dynamic = ctx.knows(variable) and ctx.catalog.is_dynamic(variable, ctx.version)
         if dynamic and current is not None:  # 8.0.30+ innodb_doublewrite OFF ↔ ON: ERROR 1210 while running
             dynamic = not refused_at_runtime(ctx.catalog, ctx.version, variable, current, recommended)
-        restart = not dynamic
-        sql = apply_sql(ctx.catalog, ctx.version, variable, recommended) if dynamic else None
+        restart = not dynamic or proposal.at_start
+        sql = apply_sql(ctx.catalog, ctx.version, variable, recommended) if not restart else None
     elif proposal.change == "comment_out":
         restart = True
     known = bool(variable) and ctx.knows(variable or "")
@@ -364,7 +364,7 @@ def _drift(ctx: AuditContext, setting: Setting, findings: list[Finding]) -> Drif
     name, value = setting.name, setting.file_value
     reason = ctx.config.drift_reasons.get(name)
     if reason is not None:
-        return Drift(setting, reason=reason)
+        return Drift(setting, reason=reason.text, restart=reason.restart)
     if value is None:
         return Drift(setting)
     dynamic = ctx.catalog.is_dynamic(name, ctx.version) if ctx.knows(name) else None

@@ -95,8 +95,9 @@ class Drift(Struct, frozen=True):
     setting: Setting
     apply_sql: str | None = None
     reason: str | None = None
-    #: without SQL or reason: True when only a restart applies the file's value, None when it is not known
-    #: whether the variable is dynamic (a name outside the catalog).
+    #: without SQL: True when a restart applies the file's value (with a reason: when the remedy it names
+    #: takes a restart — a higher open-files limit), None when it is not known whether the variable is
+    #: dynamic (a name outside the catalog).
     restart: bool | None = True
 
     def to_dict(self) -> dict[str, Any]:
@@ -109,7 +110,7 @@ class Drift(Struct, frozen=True):
             "file": setting.file,
             "line": setting.line,
             "apply_sql": self.apply_sql,
-            "restart_required": self.restart if self.apply_sql is None and self.reason is None else False,
+            "restart_required": self.restart if self.apply_sql is None else False,
             "reason": self.reason,
         }
 

@@ -5,11 +5,22 @@ option MySQL ignores beside another. advisor.stored_value turns such a reason in
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import Decimal
 
 from advisor.catalog import Catalog, VariableFacts
 from advisor.stored_numbers import number, round_to_block
 from advisor.version import ServerVersion
+
+
+@dataclass(frozen=True, slots=True)
+class NotRunning:
+    """Why the server runs another value than the file's, and whether a restart is part of the remedy:
+    True where the operating system's open-files limit held the value back (raise it, then restart), False
+    where the file's value can never run (out of range, ignored beside another option): the file changes."""
+
+    text: str
+    restart: bool = False
 
 
 def why_not_running(
@@ -19,20 +30,23 @@ def why_not_running(
     file_value: str,
     live_value: str,
     live: Callable[[str], str | None],
-) -> str | None:
+) -> NotRunning | None:
     """Why the server runs another value than the file's, when it could not run the file's at all."""
     wanted, running = number(file_value), number(live_value)
     if wanted is None or running is None or running == wanted:
         return None
     conflict = _exclusive_conflict(version, name, live)
     if conflict is not None:
-        return conflict
+        return NotRunning(conflict)
     facts = catalog.flavor_facts(name, version)
     if running < wanted and name in _OPEN_FILES_CLAMPS:
         found = _OPEN_FILES_CLAMPS[name](int(wanted), int(running), live)
-        if found is not None:
-            return found
-    return _out_of_range(facts, name, wanted, running)
+        if (
+            found is not None
+        ):  # either remedy (a higher limit, or a smaller value in the file) takes a restart
+            return NotRunning(found, restart=True)
+    outside = _out_of_range(facts, name, wanted, running)
+    return NotRunning(outside) if outside is not None else None
 
 
 #: MySQL 8.0 pairs of which only one may be nonzero: at startup the first is ignored when both are set

@@ -43,6 +43,9 @@ class Proposal(Struct, frozen=True):
     #: A corrected spelling of the user's own line (a typo, an abbreviation, ON for a number): it keeps
     #: the user's value, so any other rule that proposes a value for the variable wins over it.
     correction: bool = False
+    #: No server can be running from the file as it is (it refuses to start): the change is for the
+    #: file and takes effect when the server starts from it, so no live SQL is offered.
+    at_start: bool = False
 
 
 class Versions(Struct, frozen=True):

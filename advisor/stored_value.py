@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from advisor.catalog import Catalog, VariableFacts
-from advisor.not_running import why_not_running
+from advisor.not_running import NotRunning, why_not_running
 from advisor.optioncheck import data as option_data
 from advisor.optioncheck.model import OptionFacts
 from advisor.optioncheck.values import FALSE_WORDS, TRUE_WORDS, find_type
@@ -82,7 +82,7 @@ class DriftCheck:
     run the file's value (no SET GLOBAL applies it)."""
 
     differs: bool
-    reason: str | None = None
+    reason: NotRunning | None = None
 
 
 SAME = DriftCheck(False)
@@ -269,9 +269,11 @@ def _no_boolean(name: str, file_value: str, live_value: str) -> DriftCheck:
         return SAME
     return DriftCheck(
         True,
-        f"the server does not read {unquoted(file_value)!r} as a boolean (it takes ON/OFF, TRUE/FALSE, 1/0): it "
-        f"ignored the line with a warning and runs {name} = {live_value}; write {name} = "
-        f"{'ON' if meant else 'OFF'} in the file",
+        NotRunning(
+            f"the server does not read {unquoted(file_value)!r} as a boolean (it takes ON/OFF, TRUE/FALSE, 1/0): "
+            f"it ignored the line with a warning and runs {name} = {live_value}; write {name} = "
+            f"{'ON' if meant else 'OFF'} in the file"
+        ),
     )
 
 

@@ -6,8 +6,10 @@ Shared by the replication, durability, isolation and group_commit advisors.
 
 from __future__ import annotations
 
+import zlib
 from typing import TYPE_CHECKING, Any
 
+from advisor.model import Role
 from advisor.units import parse_bool
 
 if TYPE_CHECKING:
@@ -58,6 +60,27 @@ def server_id_mandatory(ctx: AuditContext) -> bool:
     if setting is None:
         return True
     return setting.file_value is None and (setting.source != "live" or ctx.config.number("server_id") == 0)
+
+
+def proposed_server_id(ctx: AuditContext) -> tuple[int, str]:
+    """The server_id to write where none (or 0) is given, and why: 1 (what MySQL 8.0 and MariaDB take
+    when none is given) — except on a replica, whose primary most likely has 1 already: equal ids stop
+    replication (error 1593), so a replica's id is drawn from its host name (the live dump's
+    `hostname`), else from its option files, between 2 and 2**31 - 1."""
+    if ctx.role != Role.REPLICA:
+        return 1, "1 is what MySQL 8.0 and MariaDB take when none is given"
+    hostname = ctx.config.text("hostname")
+    if hostname:
+        basis, what = hostname, f"drawn from the host name {hostname}"
+    else:
+        files = ctx.options.files if ctx.options is not None else {}
+        basis = "".join(option_file.serialise() for option_file in files.values())
+        what = (
+            "drawn from its option files, as no host name was given — so not made unique: replicas set up "
+            "from one file get the same id, and each needs its own"
+        )
+    number = 2 + zlib.crc32(basis.encode()) % (2**31 - 2)
+    return number, f"a replica: not 1, which its primary most likely has; {what}"
 
 
 def binlog_format(ctx: AuditContext) -> str | None:

@@ -72,8 +72,9 @@ class DriftEntry(ReadModel):
     )
     restart_required: bool | None = Field(
         None,
-        description="True: only a restart applies the file's value; null: not known whether the variable is "
-        "dynamic (a name outside the version catalog).",
+        description="True: only a restart applies the file's value (with a reason: the remedy the reason names "
+        "takes a restart, e.g. a higher open-files limit); false: SQL applies it, or the file's value can never "
+        "run (see reason); null: not known whether the variable is dynamic (a name outside the version catalog).",
     )
     reason: str | None = Field(
         None,

@@ -12,7 +12,7 @@ variables/status as mappings or texts, InnoDB status, schema facts) and what mus
       mentions: {redo_log.undersized: [weak evidence]}  # texts in the finding's rationale or evidence
       mycnf_has: ["innodb_buffer_pool_size = 8G"]  # whole lines of the recommended files
       mycnf_lacks: ["innodb_bufer_pool_size = 8G"]  # lines that must not be there as written
-      apply_sql: {innodb_io_capacity: "SET GLOBAL innodb_io_capacity_max = 20000; SET GLOBAL ..."}
+      apply_sql: {innodb_io_capacity: "SET GLOBAL innodb_io_capacity_max = 20000; SET GLOBAL ..."}  # null: no live SQL
                                                 # a change's live SQL exactly, in the order it runs
 
 An input given as `{corpus: <path under ../shared/corpus>}` is read from the real corpus file.
@@ -46,7 +46,7 @@ class Case:
     mentions: dict[str, list[str]] = field(default_factory=dict)
     mycnf_has: tuple[str, ...] = ()
     mycnf_lacks: tuple[str, ...] = ()
-    apply_sql: dict[str, str] = field(default_factory=dict)
+    apply_sql: dict[str, str | None] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -106,7 +106,9 @@ def load_cases() -> list[Case]:
                 mentions={k: list(v) for k, v in (expect.get("mentions") or {}).items()},
                 mycnf_has=tuple(expect.get("mycnf_has", ())),
                 mycnf_lacks=tuple(expect.get("mycnf_lacks", ())),
-                apply_sql={k: str(v) for k, v in (expect.get("apply_sql") or {}).items()},
+                apply_sql={
+                    k: None if v is None else str(v) for k, v in (expect.get("apply_sql") or {}).items()
+                },
             )
         )
     return cases

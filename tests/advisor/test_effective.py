@@ -167,10 +167,12 @@ def test_a_value_the_server_lowered_is_drift_with_its_reason() -> None:
         "open_files_limit",
         "max_allowed_packet",
     ]
-    reasons = config.drift_reasons
+    reasons = {name: reason.text for name, reason in config.drift_reasons.items()}
     assert "fit open_files_limit 20000" in reasons["table_open_cache"]
     assert "open 20000 files" in reasons["open_files_limit"]
     assert "above the largest value the server takes (1073741824)" in reasons["max_allowed_packet"]
+    restarts = {name: reason.restart for name, reason in config.drift_reasons.items()}
+    assert restarts == {"table_open_cache": True, "open_files_limit": True, "max_allowed_packet": False}
 
 
 def test_a_table_cache_set_lower_by_hand_has_no_clamp_reason() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from advisor.context import AuditContext
-from advisor.derived.replication import binlog_enabled, server_id_mandatory
+from advisor.derived.replication import binlog_enabled, proposed_server_id, server_id_mandatory
 from advisor.derived.settings import setting_evidence
 from advisor.findings import Evidence, Severity
 from advisor.model import Role
@@ -41,8 +41,10 @@ def server_id_unset(ctx: AuditContext) -> Iterator[Proposal]:
     replicas (MySQL 5.7 does not even start with log_bin and no server_id). Two servers with the same
     id break replication: the source drops one of them, or events are skipped as the replica's own.
 
-    What we recommend: a unique, explicit server_id on every server of the topology (for example
-    derived from the IP address). We cannot pick the number for you.
+    What we recommend: a unique, explicit server_id on every server of the topology. The finding
+    proposes one: 1 for a primary or standalone server, and for a replica a number drawn from its host
+    name (the live dump's `hostname`; else from its option files, which is not unique across replicas
+    set up from one file) — we cannot see the other servers, so change it if another server has it.
 
     Caveats: critical on a primary or replica with id 0, a warning on a standalone server with binary
     logging, a notice for a replica left at the default 1.
@@ -55,15 +57,18 @@ def server_id_unset(ctx: AuditContext) -> Iterator[Proposal]:
     if binlog and setting.source == "default" and server_id_mandatory(ctx):
         return  # MySQL 5.7 would not start: startup.binlog_without_server_id writes the id into the file
     replicating = ctx.role in (Role.PRIMARY, Role.REPLICA)
+    chosen, why = proposed_server_id(ctx)
     if value == 0 and (replicating or binlog):
         yield Proposal(
             title="server_id is 0: replication cannot run",
             rationale="Replication identifies every server by server_id; 0 means unset. A replica "
             "with id 0 will not connect to its source and a source with id 0 refuses replicas "
-            "(MySQL 5.7 refuses to start with binary logging and no server_id). Set a unique "
-            "number on each server and restart.",
+            "(MySQL 5.7 refuses to start with binary logging and no server_id). Every server of the "
+            f"topology needs its own number: server_id = {chosen} ({why}); change it if another server "
+            "has it.",
             evidence=(setting_evidence(setting), Evidence("role", ctx.role, "audit input")),
             variable="server_id",
+            recommended=str(chosen),
             severity=None if replicating else Severity.WARNING,
         )
     elif value == 1 and ctx.role == Role.REPLICA and setting.file_value is None:
@@ -71,9 +76,11 @@ def server_id_unset(ctx: AuditContext) -> Iterator[Proposal]:
             title="Replica runs with the default server_id 1",
             rationale="Every new server gets server_id 1, very often the primary too. Two servers "
             "with one id cannot replicate (the replica's I/O thread stops, or drops the events as its "
-            "own). Set an explicit, unique server_id in the option file.",
+            f"own). Set an explicit, unique server_id in the option file: server_id = {chosen} ({why}); "
+            "change it if another server has it.",
             evidence=(setting_evidence(setting),),
             variable="server_id",
+            recommended=str(chosen),
             severity=Severity.NOTICE,
         )
 

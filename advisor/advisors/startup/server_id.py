@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from advisor.advisors.startup.lines import winning_lines, written
-from advisor.derived.replication import binlog_enabled, server_id_mandatory
+from advisor.derived.replication import binlog_enabled, proposed_server_id, server_id_mandatory
 from advisor.findings import Evidence, Severity
-from advisor.model import Role
 from advisor.references import MYSQL_BINLOG_OPTIONS
 from advisor.rules import Proposal, mysql_only, rule
 
@@ -42,7 +40,8 @@ def binlog_without_server_id(ctx: AuditContext) -> Iterator[Proposal]:
     (error 1593). Servers that replicate with each other each need their own id: change it if another
     server has it.
 
-    Caveats: not judged when a live dump shows the binary log on: the running server got an id (on its
+    Caveats: the change is to the file only (no live SQL): no server can be running from it as it is.
+    Not judged when a live dump shows the binary log on: the running server got an id (on its
     command line, which we do not see) and gets it again at a restart.
     """
     if not server_id_mandatory(ctx) or binlog_enabled(ctx) is not True:
@@ -52,7 +51,7 @@ def binlog_without_server_id(ctx: AuditContext) -> Iterator[Proposal]:
     if found is None or setting is None or setting.source == "live":
         return
     where = f"{found.file}:{found.line}"
-    chosen, why = _server_id(ctx)
+    chosen, why = proposed_server_id(ctx)
     yield Proposal(
         title=f"{written(found)} without a server_id: {ctx.version.describe()} does not start",
         rationale=f"{where} turns the binary log on and no option file gives server_id: "
@@ -67,24 +66,5 @@ def binlog_without_server_id(ctx: AuditContext) -> Iterator[Proposal]:
         ),
         variable="server_id",
         recommended=str(chosen),
+        at_start=True,  # no server runs from this file: SET GLOBAL server_id would move another one
     )
-
-
-def _server_id(ctx: AuditContext) -> tuple[int, str]:
-    """1 (what MySQL 8.0 and MariaDB take when none is given) — except on a replica, whose primary most
-    likely has 1 already: equal ids stop replication (error 1593), so a replica's id is drawn from its
-    host name (the live dump's `hostname`), else from its option files, between 2 and 2**31 - 1."""
-    if ctx.role != Role.REPLICA:
-        return 1, "1 is what MySQL 8.0 and MariaDB take when none is given"
-    hostname = ctx.config.text("hostname")
-    if hostname:
-        basis, what = hostname, f"drawn from the host name {hostname}"
-    else:
-        files = ctx.options.files if ctx.options is not None else {}
-        basis = "".join(option_file.serialise() for option_file in files.values())
-        what = (
-            "drawn from its option files, as no host name was given — so not made unique: replicas set up "
-            "from one file get the same id, and each needs its own"
-        )
-    number = 2 + zlib.crc32(basis.encode()) % (2**31 - 2)
-    return number, f"a replica: not 1, which its primary most likely has; {what}"
