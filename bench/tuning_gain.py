@@ -90,6 +90,8 @@ def entry(
         "configs": configs,
         "ratios": ratio,
         "targets": report.targets(ratio),
+        "paired": report.paired(runs),
+        "differences": report.differences(bench.variables),
         "advice": {p: {"findings": advice.summary(r), "diff": r["diff"]} for p, r in audits.items()},
         "settings": bench.settings,
         "apply_sql": checks,

@@ -30,6 +30,7 @@ class Bench:
     failures: list[str]
     notes: list[str]
     settings: dict[str, dict[str, str]] = field(default_factory=dict)  # config → live values
+    variables: dict[str, dict[str, str]] = field(default_factory=dict)  # config → SHOW GLOBAL VARIABLES
 
 
 WATCHED = [
@@ -162,6 +163,13 @@ def live_settings(bench: Bench, names: list[str]) -> dict[str, str]:
     return values
 
 
+def all_variables(bench: Bench) -> dict[str, str]:
+    """Every global variable of the running server (to say where two configurations differ at all)."""
+    with bench.server.connect() as conn, conn.cursor() as cur:
+        cur.execute("SHOW GLOBAL VARIABLES")
+        return {str(name): str(value) for name, value in cur.fetchall()}
+
+
 def one_run(bench: Bench, name: str) -> sysbench.RunResult | None:
     """Prewarm, warm-up, measured run; None (and a FAILURE) when the server died meanwhile."""
     load, socket = bench.workload.load, bench.server.socket
@@ -195,6 +203,7 @@ def measure_rounds(
                 continue
             if name not in bench.settings:
                 bench.settings[name] = live_settings(bench, watched)
+                bench.variables[name] = all_variables(bench)
             result = one_run(bench, name)
             if result is None:
                 broken.add(name)

@@ -56,6 +56,47 @@ def targets(ratio: dict[str, dict[str, float | None]]) -> dict[str, bool | None]
     }
 
 
+def paired(runs: dict[str, list[dict[str, float]]]) -> dict[str, dict[str, float] | None]:
+    """Per pair, the TPS ratio of each round (both configurations ran in the same round, minutes apart, so
+    slow drift of the shared machine cancels): the median, lowest and highest. A pair whose ratios span
+    1.0 is not told apart by this run."""
+    out: dict[str, dict[str, float] | None] = {}
+    for label, (ours, ref) in PAIRS.items():
+        a, b = runs.get(ours) or [], runs.get(ref) or []
+        each = [x["tps"] / y["tps"] for x, y in zip(a, b, strict=False) if y["tps"]]
+        out[label] = (
+            {
+                "median": round(statistics.median(each), 3),
+                "low": round(min(each), 3),
+                "high": round(max(each), 3),
+            }
+            if each
+            else None
+        )
+    return out
+
+
+#: Variables that differ between two starts of one configuration (positions, counters), not settings.
+_VOLATILE = ("gtid_", "log_bin_basename", "log_bin_index", "relay_log_basename", "relay_log_index")
+
+
+def differences(variables: dict[str, dict[str, str]]) -> dict[str, dict[str, list[str]]]:
+    """Per pair, every global variable whose value differs between the two configurations as they ran
+    (name → [ours, reference]): an empty map means the server ran the same settings under both, and the
+    ratio measures only the machine's noise."""
+    out: dict[str, dict[str, list[str]]] = {}
+    for label, (ours, ref) in PAIRS.items():
+        a, b = variables.get(ours), variables.get(ref)
+        if a is None or b is None:
+            continue
+        out[label] = {
+            name: [a.get(name, "—"), b.get(name, "—")]
+            for name in sorted(set(a) | set(b))
+            if a.get(name) != b.get(name) and not name.startswith(_VOLATILE)
+        }
+    return out
+
+
 def save(workload: str, entry: dict[str, Any], *, diagnosis: bool = False) -> None:
     """Merge this workload's entry into the results file and regenerate the doc; a diagnosis
     (A/B variants, a subset of configurations) goes to its own file and leaves the doc alone."""
@@ -98,7 +139,10 @@ def _verdicts(entry: dict[str, Any]) -> list[str]:
     for label, value in entry["ratios"].items():
         met = entry["targets"].get(label)
         verdict = "not measured" if met is None else ("target met" if met else "**target missed**")
-        lines.append(f"- {label}: TPS ×{_fmt(value['tps'], 2)}, p95 ×{_fmt(value['p95'], 2)} — {verdict}")
+        lines.append(
+            f"- {label}: TPS ×{_fmt(value['tps'], 2)}, p95 ×{_fmt(value['p95'], 2)} — {verdict}"
+            + _pair_note(entry, label)
+        )
     checks = entry.get("apply_sql", [])
     failed = [check for check in checks if not check["ok"]]
     lines.append(f"- apply_sql: {len(checks) - len(failed)} of {len(checks)} statements applied as intended")
@@ -107,6 +151,23 @@ def _verdicts(entry: dict[str, Any]) -> list[str]:
     ]
     lines += [f"- **FAILURE**: {failure}" for failure in entry.get("failures", [])]
     return lines
+
+
+def _pair_note(entry: dict[str, Any], label: str) -> str:
+    """The per-round ratios and the settings the pair differs in, when the run recorded them."""
+    notes = []
+    rounds = (entry.get("paired") or {}).get(label)
+    if rounds:
+        notes.append(
+            f"per-round ratio {rounds['median']:.2f} (from {rounds['low']:.2f} to {rounds['high']:.2f})"
+        )
+    differ = (entry.get("differences") or {}).get(label)
+    if differ is not None:
+        shown = ", ".join(f"{name} {ours} vs {ref}" for name, (ours, ref) in list(differ.items())[:8])
+        notes.append(
+            f"settings differ in: {shown}" if differ else "the server ran the same settings under both"
+        )
+    return f" ({'; '.join(notes)})" if notes else ""
 
 
 def _advice(entry: dict[str, Any]) -> list[str]:
