@@ -78,7 +78,7 @@ def _changes_differently(live: Finding, restarted: Finding) -> bool:
 def _about_the_file(ctx: AuditContext, finding: Finding, *, live_is_fine: bool) -> Finding:
     drifted = _behind(ctx.config.drift, finding)
     departures = "; ".join(
-        f"{_where(setting)} sets {setting.name} = {setting.file_value} (live now: {setting.live_value})"
+        f"{setting.restart_origin()} sets {setting.name} = {setting.restart_value} (live now: {setting.live_value})"
         for setting in drifted
     )
     sentence = (
@@ -99,7 +99,3 @@ def _behind(drift: tuple[Setting, ...], finding: Finding) -> list[Setting]:
     """The drifted settings the finding rests on: its variable and those in its evidence, else all."""
     named = {finding.variable, *(item.label for item in finding.evidence)}
     return [setting for setting in drift if setting.name in named] or list(drift)
-
-
-def _where(setting: Setting) -> str:
-    return f"{setting.file}:{setting.line}" if setting.file else "the option file"

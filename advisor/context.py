@@ -26,8 +26,10 @@ if TYPE_CHECKING:
     from advisor.inputs.statusvars import StatusView, VariablesDump
     from advisor.not_running import NotRunning
 
-Source = Literal["live", "cnf", "default"]
+Source = Literal["live", "cnf", "persisted", "default"]
 T = TypeVar("T")
+#: where MySQL 8.0+ keeps SET PERSIST values (in the data directory), as findings name it
+PERSISTED_FILE = "mysqld-auto.cnf (SET PERSIST)"
 
 
 class Setting(Struct, frozen=True):
@@ -43,6 +45,19 @@ class Setting(Struct, frozen=True):
     live_value: str | None = None
     #: where a live value was read: SHOW GLOBAL VARIABLES, or a status counter that shows it.
     live_source: str = "SHOW GLOBAL VARIABLES"
+    #: the value MySQL 8.0+ keeps in mysqld-auto.cnf (SET PERSIST), read after the option files at a restart
+    persisted_value: str | None = None
+
+    @property
+    def restart_value(self) -> str | None:
+        """What a restart brings back: the persisted value over the option file's."""
+        return self.persisted_value if self.persisted_value is not None else self.file_value
+
+    def restart_origin(self) -> str:
+        """Where the restart value comes from: mysqld-auto.cnf, `my.cnf:12`, or the option file."""
+        if self.persisted_value is not None:
+            return PERSISTED_FILE
+        return f"{self.file}:{self.line}" if self.file else "the option file"
 
     def where(self) -> str:
         """`my.cnf:12`, `SHOW GLOBAL VARIABLES` (or the status it was read from), or `default for this version`."""
@@ -50,6 +65,8 @@ class Setting(Struct, frozen=True):
             return self.live_source
         if self.source == "cnf":
             return f"{self.file}:{self.line}"
+        if self.source == "persisted":
+            return PERSISTED_FILE
         return "default for this version"
 
 
@@ -94,6 +111,8 @@ class EffectiveConfig(Struct, frozen=True):
     live: LiveExistence | None = None
     #: drift the server cannot leave: why it runs another value than the file's (name → reason).
     drift_reasons: Mapping[str, NotRunning] = field(default_factory=dict)
+    #: MySQL 8.0+'s persisted values (mysqld-auto.cnf) when they were given (empty: none); None: not known
+    persisted: Mapping[str, str] | None = None
 
     def get(self, name: str) -> Setting | None:
         return self.settings.get(name)

@@ -21,7 +21,8 @@ and files the server passes over (`x.cnf.bak`, `old/y.cnf`) do not.
 What it cannot do is said beside it: a line that must go (a refused or removed option) stays in force
 however late the drop-in is read, and a setting read after the drop-in's overrides it (a line of the
 main file after its `!includedir`, a file `!include`d after it, an upload nobody includes, read after
-the main file). Those are listed as `cannot_fix`: the uploads are read again with the drop-in installed.
+the main file, a value MySQL 8.0+ persisted in mysqld-auto.cnf). Those are listed as `cannot_fix`: the
+uploads are read again with the drop-in installed.
 """
 
 from __future__ import annotations
@@ -193,6 +194,11 @@ def render_dropin(ctx: AuditContext, findings: Sequence[Finding]) -> DropIn | No
             cannot_fix.append(
                 f"{later[item[0]]} sets {item[1]} after the drop-in is read: change or remove it there"
             )
+        elif (persisted := _persisted(ctx, item[0])) is not None:
+            cannot_fix.append(
+                f"mysqld-auto.cnf persists {item[1]} = {persisted} (SET PERSIST), read after every option "
+                "file: run the finding's SQL (SET PERSIST, or RESET PERSIST before the restart)"
+            )
     if cannot_fix:
         lines.append("# Not done by this file (edit the files themselves):")
         lines.extend(f"#   {item}" for item in cannot_fix)
@@ -200,3 +206,8 @@ def render_dropin(ctx: AuditContext, findings: Sequence[Finding]) -> DropIn | No
     main = next(iter(ctx.options.files), None) if ctx.options is not None else None
     include_into = main if place.include_line or place.include_note else None
     return DropIn(place.path, text, place.include_line, include_into, tuple(cannot_fix), place.include_note)
+
+
+def _persisted(ctx: AuditContext, name: str) -> str | None:
+    setting = ctx.config.get(name)
+    return setting.persisted_value if setting is not None else None

@@ -1,12 +1,15 @@
-"""The effective configuration: catalog defaults, then the my.cnf, then live SHOW VARIABLES.
+"""The effective configuration: catalog defaults, then the my.cnf, then MySQL 8.0+'s persisted values
+(mysqld-auto.cnf, read after the option files at every start), then live SHOW VARIABLES.
 
-Live wins over the file, the file over the compiled-in default. A complete live dump is also the
+Live wins over the persisted value, that over the file, the file over the compiled-in default. A complete live dump is also the
 truth of what exists: a variable it lacks has no default in effect (advisor.context.LiveExistence); an
 excerpt gives its values and proves nothing about the rest. Settings are built on first
 access (an audit reads a few dozen of the ~500 variables a dump holds), so building the context
 costs next to nothing. A variable whose live value differs from the file's, compared as the server
 stores them (advisor.stored_value), is drift: a change not applied yet, a file that is not the one the
-server reads, or a value the server could not run (with the reason).
+server reads, or a value the server could not run (with the reason). A persisted variable is judged against
+its persisted value instead: that is what a restart brings back (checked on MySQL 8.0.46: `max_connections
+= 200` in the file and 300 persisted runs 300 after a restart), so a live value equal to it is no drift.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ class LayeredSettings(Mapping[str, Setting]):
         live: Mapping[str, str],
         existence: LiveExistence | None = None,
         fixed: Mapping[str, OptionEntry | None] | None = None,
+        persisted: Mapping[str, str] | None = None,
     ) -> None:
         self._catalog = catalog
         self._version = version
@@ -60,6 +64,7 @@ class LayeredSettings(Mapping[str, Setting]):
         self._live = live
         self._existence = existence
         self._fixed = fixed or {}  # lines the server refuses → the line in force once they are commented out
+        self._persisted = persisted or {}
         self._cache: dict[str, Setting | None] = {}
         #: the names looked up (see ReadLog), fresh once the settings are built.
         self.log = ReadLog()
@@ -87,7 +92,8 @@ class LayeredSettings(Mapping[str, Setting]):
 
     def __iter__(self) -> Iterator[str]:
         self.log.names = None
-        names = set(self._live) | set(self._file) | set(self._catalog.names_for(self._version))
+        names = set(self._live) | set(self._file) | set(self._persisted)
+        names |= set(self._catalog.names_for(self._version))
         return iter(sorted(name for name in names if name in self))
 
     def __len__(self) -> int:
@@ -110,9 +116,16 @@ class LayeredSettings(Mapping[str, Setting]):
         entry = self._file.get(name)
         file_value = _entry_value(entry) if entry is not None else None
         live_value = self._live.get(name)
+        persisted = self._persisted.get(name)
         file, line, group = (entry.file, entry.line, entry.group) if entry is not None else (None, None, None)
         if live_value is not None:
-            return Setting(name, live_value, "live", file, line, group, file_value, live_value)
+            return Setting(
+                name, live_value, "live", file, line, group, file_value, live_value, persisted_value=persisted
+            )
+        if persisted is not None:  # no live value: the last start read it after the files
+            return Setting(
+                name, persisted, "persisted", file, line, group, file_value, persisted_value=persisted
+            )
         if name in self._fixed:
             entry = self._fixed[name]
             file_value = _entry_value(entry) if entry is not None else None
@@ -234,18 +247,23 @@ def build_effective_config(
     groups: Collection[str],
     variables: VariablesDump | None,
     status: StatusView | None = None,
+    persisted: Mapping[str, str] | None = None,
 ) -> EffectiveConfig:
-    """Merge the three layers; record the variables whose live value departs from the file."""
+    """Merge the layers; record the variables whose live value departs from what a restart brings back:
+    the persisted value where there is one (`persisted`: MySQL 8.0+ only), else the file's."""
     file_entries, fixed = _file_entries(catalog, version, options, groups)
     live = dict(variables.values) if variables is not None else {}
     existence = LiveExistence.from_dump(variables) if variables is not None else None
-    settings = LayeredSettings(catalog, version, file_entries, live, existence, fixed)
+    persisted_given, persisted = persisted, persisted or {}
+    settings = LayeredSettings(catalog, version, file_entries, live, existence, fixed, persisted)
+    at_restart = {name: _runs_as(entry) for name, entry in file_entries.items()}
+    at_restart.update(persisted)
     checks = {
-        name: _drift_check(catalog, version, name, _runs_as(entry), live)
-        for name, entry in file_entries.items()
+        name: _drift_check(catalog, version, name, value, live)
+        for name, value in at_restart.items()
         if name in live
         and not is_secret_option(name)  # never echoed, and the server masks some (`********`)
-        and not holds_secret_pair(_entry_value(entry))  # wsrep_provider_options' socket.ssl_password=…
+        and not holds_secret_pair(value)  # wsrep_provider_options' socket.ssl_password=…
         and not holds_secret_pair(live[name])
     }
     drift = tuple(settings[name] for name, check in checks.items() if check.differs)
@@ -255,4 +273,6 @@ def build_effective_config(
         settings.observe(seen)
         drift = (*drift, seen)
     settings.log = ReadLog(watched=[setting.name for setting in drift])
-    return EffectiveConfig(settings=settings, drift=drift, live=existence, drift_reasons=reasons)
+    return EffectiveConfig(
+        settings=settings, drift=drift, live=existence, drift_reasons=reasons, persisted=persisted_given
+    )

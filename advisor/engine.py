@@ -32,6 +32,7 @@ from advisor.inputs.statusvars import StatusView, VariablesDump, build_status_vi
 from advisor.live_sql import order_live_sql
 from advisor.maximum_prefix import respect_set_caps
 from advisor.model import AuditInputs, AuditResult, Drift, VersionSource
+from advisor.persisted import with_persisted_values
 from advisor.prepared import PreparedDumps, parse_dumps
 from advisor.rules import Proposal, Rule
 from advisor.secret_findings import keep_secrets_out
@@ -59,6 +60,8 @@ class ParsedInputs(Struct, frozen=True):
     warnings: tuple[InputWarning, ...]
     #: the dumps as parsed, for a prepared form (advisor.prepared)
     dumps: PreparedDumps
+    #: mysqld-auto.cnf's values (MySQL 8.0+), name → value; None when not given, empty when none
+    persisted: dict[str, str] | None = None
 
 
 def _version(
@@ -111,6 +114,7 @@ def parse_inputs(
     for parsed in (dumps.innodb, dumps.schema):
         if parsed is not None:
             warnings.extend(parsed.warnings)
+    persisted = _persisted(inputs, version, warnings)
     return ParsedInputs(
         version,
         version_source,
@@ -122,7 +126,29 @@ def parse_inputs(
         _hardware(inputs),
         tuple(warnings),
         dumps,
+        persisted,
     )
+
+
+def _persisted(
+    inputs: AuditInputs, version: ServerVersion, warnings: list[InputWarning]
+) -> dict[str, str] | None:
+    """The persisted values, parsed (InputError naming the file and line); only MySQL 8.0+ reads them."""
+    if inputs.persisted is None:
+        return None
+    from advisor.inputs.persisted import parse_persisted
+
+    parsed = parse_persisted(inputs.persisted, inputs.persisted_name)
+    warnings.extend(parsed.warnings)
+    if parsed.values and (version.is_mariadb or not version.at_least(8, 0)):
+        warnings.append(
+            InputWarning(
+                f"ignored: {version.flavor} {version.raw} has no SET PERSIST, so nothing it reads is persisted",
+                file=inputs.persisted_name,
+            )
+        )
+        return {}
+    return parsed.values
 
 
 def build_context(parsed: ParsedInputs, inputs: AuditInputs, catalog: Catalog | None = None) -> AuditContext:
@@ -130,7 +156,7 @@ def build_context(parsed: ParsedInputs, inputs: AuditInputs, catalog: Catalog | 
     catalog = catalog or get_catalog()
     groups = groups_read(parsed.version)
     config = build_effective_config(
-        catalog, parsed.version, parsed.options, groups, parsed.variables, parsed.status
+        catalog, parsed.version, parsed.options, groups, parsed.variables, parsed.status, parsed.persisted
     )
     return AuditContext(
         version=parsed.version,
@@ -361,7 +387,7 @@ def _drift(ctx: AuditContext, setting: Setting, findings: list[Finding]) -> Drif
     or advised against (a file's `innodb_flush_log_at_trx_commit = 0`), and the finding has its own SQL;
     none either, with the reason, when the server could not run the file's value (a table_open_cache
     lowered to fit open_files_limit). The SQL sets the value the server stores (block sizes)."""
-    name, value = setting.name, setting.file_value
+    name, value = setting.name, setting.restart_value  # the persisted value over the file's
     reason = ctx.config.drift_reasons.get(name)
     if reason is not None:
         return Drift(setting, reason=reason.text, restart=reason.restart)
@@ -399,7 +425,7 @@ def audit(
     found = run_rules(ctx, reads=reads if ctx.config.drift else None)
     found = with_the_file_at_restart(ctx, found, reads, run_rules)
     findings = respect_set_caps(ctx, settle_conflicts(found))
-    findings = keep_secrets_out(ctx.options, order_live_sql(ctx, findings))
+    findings = keep_secrets_out(ctx.options, with_persisted_values(ctx, order_live_sql(ctx, findings)))
     findings.sort(key=lambda f: (f.severity.rank, f.advisor, f.rule, f.variable or ""))
     recommendation = render_recommendation(ctx, findings)
     result = AuditResult(

@@ -45,6 +45,8 @@ class AuditInputs(Struct, frozen=True):
     `hardware` is a JSON text (or None); `memory`/`cpus`/`storage`/`memory_limit` are the
     CLI-style overrides. `server_version` wins over the version in `variables`.
     `role` and `profile` take the enum or its word (`"primary"`); they are kept as given.
+    `persisted` is what MySQL 8.0+ keeps in mysqld-auto.cnf (advisor.inputs.persisted): read after the
+    option files at every restart.
     """
 
     mycnf: Mapping[str, str] = field(default_factory=dict)
@@ -65,6 +67,8 @@ class AuditInputs(Struct, frozen=True):
     innodb_status_name: str = "innodb_status"
     schema_name: str = "schema"
     hardware_name: str = "hardware.json"
+    persisted: str | None = None
+    persisted_name: str = "persisted"
 
 
 #: Where the audited version came from: given explicitly, read from the variables dump's `version`,
@@ -110,6 +114,7 @@ class Drift(Struct, frozen=True):
             "file": setting.file,
             "line": setting.line,
             "apply_sql": self.apply_sql,
+            "persisted_value": setting.persisted_value,
             "restart_required": self.restart if self.apply_sql is None else False,
             "reason": self.reason,
         }

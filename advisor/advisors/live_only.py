@@ -82,13 +82,16 @@ def _written(name: str, value: str) -> str:
 
 
 # MySQL 8.0+ keeps SET PERSIST values in mysqld-auto.cnf (the data directory), read after the option files:
-# such a value does come back at a restart, and overrides the file's line. SHOW GLOBAL VARIABLES cannot tell.
+# such a value does come back at a restart, and overrides the file's line. SHOW GLOBAL VARIABLES cannot tell;
+# the persisted values (`innotune collect` takes them, `--persisted`) can: a persisted setting is quiet here.
 _PERSISTED = (
     " On MySQL 8.0+ a value set with SET PERSIST is kept in mysqld-auto.cnf and read after the option files, "
     "so it does come back (and wins over the file): SELECT VARIABLE_NAME FROM "
-    "performance_schema.variables_info WHERE VARIABLE_SOURCE = 'PERSISTED' lists them; RESET PERSIST name "
-    "leaves the setting to the file."
+    "performance_schema.variables_info WHERE VARIABLE_SOURCE = 'PERSISTED' lists them (give the persisted "
+    "values to the audit, `--persisted`, and it tells them apart); RESET PERSIST name leaves the setting to "
+    "the file."
 )
+_NOT_PERSISTED = " The persisted values given (mysqld-auto.cnf) do not set it either."
 
 
 @rule(
@@ -109,9 +112,11 @@ def lost_at_restart(ctx: AuditContext) -> Iterator[Proposal]:
     What we recommend: the live value written into the recommended file, in the [mysqld] group, so the
     server restarts as it runs today; another rule's advice for the same variable takes precedence.
 
-    Caveats: only option files uploaded are seen: a file not uploaded (a conf.d drop-in, a
-    mysqld-auto.cnf of SET PERSIST on MySQL 8.0+) or a command-line option may already set the value;
-    then the line is redundant, not wrong. Quiet without any uploaded file or SHOW GLOBAL VARIABLES.
+    Caveats: only option files uploaded are seen: a file not uploaded (a conf.d drop-in) or a
+    command-line option may already set the value; then the line is redundant, not wrong. On MySQL 8.0+
+    a value kept by SET PERSIST (mysqld-auto.cnf) comes back: given the persisted values (`--persisted`,
+    collected by `innotune collect`), a persisted setting is not reported; without them the finding says
+    how to check. Quiet without any uploaded file or SHOW GLOBAL VARIABLES.
     """
     if ctx.options is None or not ctx.options.entries():
         return
@@ -119,6 +124,8 @@ def lost_at_restart(ctx: AuditContext) -> Iterator[Proposal]:
         setting = ctx.config.get(name)
         if setting is None or setting.source != "live" or setting.file_value is not None:
             continue
+        if setting.persisted_value is not None:
+            continue  # mysqld-auto.cnf brings it back (a live value departing from it is drift)
         if setting.live_source != "SHOW GLOBAL VARIABLES" or sized_by_dedicated_server(ctx, setting):
             continue
         if name == "expire_logs_days" and ctx.knows("binlog_expire_logs_seconds"):
@@ -138,7 +145,7 @@ def lost_at_restart(ctx: AuditContext) -> Iterator[Proposal]:
             + (", which weakens what survives a crash" if durable else "")
             + ". The recommended file keeps the running value, unless another finding here recommends a "
             "different one for it. If a file not uploaded already sets it, the line is redundant."
-            + (_PERSISTED if ctx.version.is_mysql_family and ctx.version.at_least(8, 0) else ""),
+            + _persisted_hint(ctx),
             evidence=(
                 Evidence(name, setting.value, "SHOW GLOBAL VARIABLES"),
                 Evidence("default for this version", default, "version catalog"),
@@ -149,6 +156,12 @@ def lost_at_restart(ctx: AuditContext) -> Iterator[Proposal]:
             severity=Severity.WARNING if durable else None,
             correction=True,
         )
+
+
+def _persisted_hint(ctx: AuditContext) -> str:
+    if not (ctx.version.is_mysql_family and ctx.version.at_least(8, 0)):
+        return ""
+    return _PERSISTED if ctx.config.persisted is None else _NOT_PERSISTED
 
 
 RULES = (lost_at_restart,)

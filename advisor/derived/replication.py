@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from advisor.inputs.optionfiles import OptionEntry
 
 # Which source wins when both isolation variables are shown: live, then the file, then the default.
-SOURCE_RANK = {"live": 0, "cnf": 1, "default": 2}
+SOURCE_RANK = {"live": 0, "persisted": 1, "cnf": 2, "default": 3}
 LOOSE_LEVELS = frozenset({"READ-COMMITTED", "READ-UNCOMMITTED"})
 
 

@@ -50,16 +50,23 @@ class _Overlay(Mapping[str, Setting]):
 
 @once_per_audit
 def restart_context(ctx: AuditContext) -> AuditContext | None:
-    """The context with every drifted setting at its file value; None when none drifted (and in the
+    """The context with every drifted setting at its value after a restart (the persisted one over the
+    file's); None when none drifted (and in the
     file's context itself, which has no drift). One per audit, so both runs share its derived facts."""
     overrides = {
-        setting.name: replace(setting, value=setting.file_value, source="cnf")
+        setting.name: replace(
+            setting, value=setting.restart_value, source="persisted" if setting.persisted_value else "cnf"
+        )
         for setting in ctx.config.drift
-        if setting.file_value is not None
+        if setting.restart_value is not None
     }
     if not overrides:
         return None
-    config = EffectiveConfig(settings=_Overlay(overrides, ctx.config.settings), live=ctx.config.live)
+    config = EffectiveConfig(
+        settings=_Overlay(overrides, ctx.config.settings),
+        live=ctx.config.live,
+        persisted=ctx.config.persisted,
+    )
     restarted = replace(ctx, config=config)
     # The derived facts that read no drifted setting are the same in the file's context: reuse them.
     restarted.__dict__["derived"] = ctx.derived.carried_over(overrides)
