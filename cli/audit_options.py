@@ -40,6 +40,12 @@ OPTIONS: tuple[AuditOption, ...] = (
     AuditOption("--schema", "schema", "Schema facts (JSON or the documented TSV).", "file"),
     AuditOption("--hardware", "hardware", "Hardware spec as JSON.", "file"),
     AuditOption(
+        "--persisted",
+        "persisted",
+        "MySQL 8.0+: performance_schema.persisted_variables, or the datadir's mysqld-auto.cnf (SET PERSIST).",
+        "file",
+    ),
+    AuditOption(
         "--memory", "memory", "Memory, e.g. 64G (replaces that field of --hardware; so do the next three)."
     ),
     AuditOption("--memory-limit", "memory_limit", "Container memory limit, e.g. 16G."),

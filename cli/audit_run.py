@@ -133,6 +133,7 @@ def run_audit_command(
     profile: str,
     output_format: str,
     output_dir: str | None,
+    persisted: str | None = None,
 ) -> int:
     """Audit, print in the chosen format and return the exit status; UsageProblem on a bad command line."""
     from advisor.audit import AuditInputs, run_audit
@@ -161,6 +162,8 @@ def run_audit_command(
         innodb_status_name=innodb_status or "innodb_status",
         schema_name=schema or "schema",
         hardware_name=hardware or "hardware.json",
+        persisted=_read(persisted),
+        persisted_name=persisted or "persisted",
     )
     try:
         result = run_audit(inputs)

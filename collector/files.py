@@ -13,8 +13,9 @@ STATUS_FILES = ("status-1.tsv", "status-2.tsv")
 INNODB_STATUS_FILE = "innodb_status.txt"
 SCHEMA_FILE = "schema.tsv"
 HARDWARE_FILE = "hardware.json"
+PERSISTED_FILE = "persisted.tsv"
 MANIFEST_FILE = "manifest.json"
-ALL_FILES = (VARIABLES_FILE, *STATUS_FILES, INNODB_STATUS_FILE, SCHEMA_FILE, HARDWARE_FILE)
+ALL_FILES = (VARIABLES_FILE, *STATUS_FILES, INNODB_STATUS_FILE, SCHEMA_FILE, HARDWARE_FILE, PERSISTED_FILE)
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,8 @@ def snapshot_files(snapshot: Snapshot, hardware: dict[str, Any] | None) -> list[
         files.append(SnapshotFile("schema", SCHEMA_FILE, snapshot.schema))
     if hardware is not None:
         files.append(SnapshotFile("hardware", HARDWARE_FILE, json.dumps(hardware, indent=2) + "\n"))
+    if snapshot.persisted is not None:
+        files.append(SnapshotFile("persisted", PERSISTED_FILE, snapshot.persisted))
     return files
 
 

@@ -17,6 +17,7 @@ _AUDIT_FLAGS = {
     "innodb_status": "--innodb-status",
     "schema": "--schema",
     "hardware": "--hardware",
+    "persisted": "--persisted",
 }
 
 

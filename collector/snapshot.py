@@ -1,5 +1,6 @@
-"""Taking the snapshot: variables, two status samples `interval` seconds apart, InnoDB status and
-the schema facts, each as the text `innotune audit` reads, with secrets already stripped."""
+"""Taking the snapshot: variables, two status samples `interval` seconds apart, InnoDB status, the
+schema facts and (MySQL 8.0+) the persisted values, each as the text `innotune audit` reads, with secrets
+already stripped."""
 
 from __future__ import annotations
 
@@ -53,6 +54,9 @@ class Snapshot:
     role: RoleFinding | None = None
     #: port, socket, datadir and pid_file: what finds the server's process on this machine.
     identity: ServerIdentity = field(default_factory=ServerIdentity)
+    #: MySQL 8.0+: performance_schema.persisted_variables (mysqld-auto.cnf) as `mysql -B` TSV with its
+    #: header (the header alone: nothing persisted); None elsewhere or when it could not be read.
+    persisted: str | None = None
 
 
 @cache
@@ -130,6 +134,38 @@ def _schema_facts(connection: Any, variables: dict[str, str], notes: list[str]) 
     return to_tsv(header, rows)
 
 
+PERSISTED_QUERY = (
+    "SELECT VARIABLE_NAME, VARIABLE_VALUE FROM performance_schema.persisted_variables ORDER BY VARIABLE_NAME"
+)
+
+
+def _has_persist(variables: dict[str, str]) -> bool:
+    """MySQL (and Percona Server) 8.0+: SET PERSIST exists; MariaDB and MySQL 5.7 have no such table."""
+    version = variables.get("version", "")
+    if "mariadb" in version.lower() or "mariadb" in variables.get("version_comment", "").lower():
+        return False
+    major = version.split(".", 1)[0]
+    return major.isdigit() and int(major) >= 8
+
+
+def _persisted(connection: Any, variables: dict[str, str], notes: list[str]) -> str | None:
+    """What mysqld-auto.cnf sets (MySQL 8.0+), as TSV with its header; None where there is no such thing."""
+    import pymysql
+
+    if not _has_persist(variables):
+        return None
+    if variables.get("performance_schema", "ON").upper() in ("OFF", "0"):
+        notes.append("persisted values not collected: performance_schema is OFF on this server")
+        return None
+    try:
+        header, rows = _rows(connection, PERSISTED_QUERY)
+    except pymysql.err.MySQLError as exc:
+        notes.append(f"persisted values not collected: {exc.args[-1]}")
+        return None
+    redacted = redact_variables([(str(name), "" if value is None else str(value)) for name, value in rows])
+    return to_tsv(header, redacted)
+
+
 def take_snapshot(
     connection: Any,
     interval_seconds: int,
@@ -157,6 +193,7 @@ def take_snapshot(
     second_status = _name_values(connection, "SHOW GLOBAL STATUS")
     innodb_status, removed = _innodb_status(connection, notes)
     schema = _schema_facts(connection, variables, notes)
+    persisted = _persisted(connection, variables, notes)
     status = {name.lower(): value for name, value in second_status}
     role = detect_role(connection, variables, status)
     notes += role.notes
@@ -179,4 +216,5 @@ def take_snapshot(
         uptime_seconds=int(status["uptime"]) if status.get("uptime", "").isdigit() else None,
         role=role,
         identity=ServerIdentity.from_variables(variables),
+        persisted=persisted,
     )

@@ -1,7 +1,7 @@
 """`--upload URL`: POST the snapshot files to the service as one snapshot of a registered server.
 
 `POST {URL}/v1/servers/{ID}/snapshots`, multipart/form-data with the fields `variables`, `status`
-(twice, oldest first), `innodb_status`, `schema` and `hardware`, plus the detected role as the plain
+(twice, oldest first), `innodb_status`, `schema`, `hardware` and `persisted` (MySQL 8.0+), plus the detected role as the plain
 fields `detected_role` and `detected_role_how` (the server takes it unless a user gave its role),
 authorised by `Bearer {API key}`.
 The answer is the snapshot resource (its `id` is printed); an error is application/problem+json,

@@ -1,7 +1,8 @@
 """Load the advisor example cases: YAML files under tests/advisor/cases/<advisor>/.
 
 A case is a small server description (version, role, profile, hardware, my.cnf text,
-variables/status as mappings or texts, InnoDB status, schema facts) and what must happen:
+variables/status as mappings or texts, InnoDB status, schema facts, `persisted:` — MySQL 8.0+'s
+mysqld-auto.cnf values as a mapping or a text) and what must happen:
 
     expect:
       fires: [buffer_pool.undersized]          # these rule ids must produce a finding
@@ -85,6 +86,7 @@ def _inputs(raw: dict[str, Any]) -> AuditInputs:
         server_version=raw.get("server_version"),
         role=raw.get("role", "standalone"),
         profile=raw.get("profile", "production"),
+        persisted=_text(raw.get("persisted")),
     )
 
 
