@@ -38,6 +38,7 @@ class InputKind(StrEnum):
     INNODB_STATUS = "innodb_status"
     SCHEMA = "schema"
     HARDWARE = "hardware"
+    PERSISTED = "persisted"
 
 
 # A quoted SQL string (doubled quotes and backslash escapes inside), or its start when cut off.
@@ -156,7 +157,7 @@ def redact_input(kind: InputKind | str, text: str) -> str:
     match InputKind(kind):
         case InputKind.MYCNF:
             return redact_sql(redact_option_text(text))
-        case InputKind.VARIABLES | InputKind.STATUS:
+        case InputKind.VARIABLES | InputKind.STATUS | InputKind.PERSISTED:
             return redact_sql(redact_variables_text(redact_json(text)))
         case InputKind.INNODB_STATUS:
             return redact_sql(text)

@@ -2,7 +2,7 @@
 
 Multipart fields: `mycnf` (repeatable; the path is the upload's filename, or the n-th `mycnf_path`
 field when given — includes resolve by these paths), `variables`,
-`status` (repeatable, oldest first), `innodb_status`, `schema`, `hardware`; each a file, or a
+`status` (repeatable, oldest first), `innodb_status`, `schema`, `hardware`, `persisted`; each a file, or a
 plain text field. Sizes are checked before a file is read: over the limits is a 413.
 """
 
@@ -30,7 +30,7 @@ from services.snapshots import LIMITS, SnapshotUpload, path_problem
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
-TEXT_FIELDS = ("mycnf", "variables", "status", "innodb_status", "schema", "hardware")
+TEXT_FIELDS = ("mycnf", "variables", "status", "innodb_status", "schema", "hardware", "persisted")
 REPEATABLE_FIELDS = frozenset({"mycnf", "status"})
 #: repeatable: the path of the n-th `mycnf` part (`/etc/mysql/conf.d/tuning.cnf`), when its filename
 #: lacks the folders (browsers and curl send the base name only).
@@ -47,6 +47,7 @@ DEFAULT_NAMES = {
     "innodb_status": "innodb_status",
     "schema": "schema",
     "hardware": "hardware.json",
+    "persisted": "persisted",
 }
 
 
@@ -170,6 +171,7 @@ def _texts_from_json(body: SnapshotCreate) -> dict[str, list[NamedText]]:
         ("variables", body.variables),
         ("innodb_status", body.innodb_status),
         ("schema", body.schema_facts),
+        ("persisted", body.persisted),
     ):
         if value is not None:
             texts[field] = [NamedText(DEFAULT_NAMES[field], value)]
@@ -191,6 +193,7 @@ def _snapshot_upload(texts: dict[str, list[NamedText]]) -> SnapshotUpload:
     _check_count(texts)
     variables, innodb = _single(texts, "variables"), _single(texts, "innodb_status")
     schema, hardware = _single(texts, "schema"), _single(texts, "hardware")
+    persisted = _single(texts, "persisted")
     status = texts.get("status") or []
     return SnapshotUpload(
         mycnf={item.name: item.text for item in texts.get("mycnf") or []},
@@ -204,6 +207,8 @@ def _snapshot_upload(texts: dict[str, list[NamedText]]) -> SnapshotUpload:
         innodb_status_name=innodb.name if innodb else DEFAULT_NAMES["innodb_status"],
         schema_name=schema.name if schema else DEFAULT_NAMES["schema"],
         hardware_name=hardware.name if hardware else DEFAULT_NAMES["hardware"],
+        persisted=persisted.text if persisted else None,
+        persisted_name=persisted.name if persisted else DEFAULT_NAMES["persisted"],
     )
 
 
@@ -275,8 +280,8 @@ def request_hash(upload: SnapshotUpload, **extra: Any) -> str:
     """SHA-256 of the canonical request: the same inputs hash the same whether sent as JSON or multipart."""
     # File names only label error messages; the texts are what the audit depends on.
     inputs = {key: value for key, value in asdict(upload).items() if not key.endswith(("_name", "_names"))}
-    # a role the collector did not send leaves the hash as it was before uploads could carry one
-    for key in ("detected_role", "detected_role_how"):
+    # a role (or persisted values) not sent leaves the hash as it was before uploads could carry one
+    for key in ("detected_role", "detected_role_how", "persisted"):
         if inputs.get(key) is None:
             inputs.pop(key, None)
     canonical = {"inputs": inputs, **extra}

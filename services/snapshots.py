@@ -59,11 +59,14 @@ class SnapshotUpload:
     innodb_status: str | None = None
     schema: str | None = None
     hardware: str | None = None
+    #: MySQL 8.0+: the persisted values (performance_schema.persisted_variables or mysqld-auto.cnf)
+    persisted: str | None = None
     variables_name: str = "variables"
     status_names: list[str] = field(default_factory=list)
     innodb_status_name: str = "innodb_status"
     schema_name: str = "schema"
     hardware_name: str = "hardware.json"
+    persisted_name: str = "persisted"
     #: the role `innotune collect` detected (replica, primary, standalone) and how it decided.
     detected_role: str | None = None
     detected_role_how: str | None = None
@@ -82,6 +85,7 @@ class SnapshotUpload:
             (self.innodb_status_name, self.innodb_status),
             (self.schema_name, self.schema),
             (self.hardware_name, self.hardware),
+            (self.persisted_name, self.persisted),
         ):
             if text is not None:
                 found.append((name, text))
@@ -178,6 +182,7 @@ def stored_inputs(upload: SnapshotUpload) -> dict[str, Any]:
         return redact_input(kind, text) if text is not None else None
 
     detected = {"detected_role": {"role": upload.detected_role, "how": upload.detected_role_how}}
+    persisted = {"persisted": redacted(InputKind.PERSISTED, upload.persisted)}
     return {
         "mycnf": {path: redact_input(InputKind.MYCNF, text) for path, text in upload.mycnf.items()},
         "variables": redacted(InputKind.VARIABLES, upload.variables),
@@ -191,9 +196,11 @@ def stored_inputs(upload: SnapshotUpload) -> dict[str, Any]:
             "innodb_status": upload.innodb_status_name,
             "schema": upload.schema_name,
             "hardware": upload.hardware_name,
+            **({"persisted": upload.persisted_name} if upload.persisted is not None else {}),
         },
         # only when sent: a snapshot without it keeps the content hash it always had
         **(detected if upload.detected_role is not None else {}),
+        **(persisted if upload.persisted is not None else {}),  # likewise
     }
 
 
@@ -224,6 +231,8 @@ def audit_inputs(inputs: dict[str, Any], parameters: dict[str, Any]) -> AuditInp
         innodb_status_name=names.get("innodb_status") or "innodb_status",
         schema_name=names.get("schema") or "schema",
         hardware_name=names.get("hardware") or "hardware.json",
+        persisted=inputs.get("persisted"),
+        persisted_name=names.get("persisted") or "persisted",
     )
 
 

@@ -51,6 +51,9 @@ SNAPSHOT_REQUEST_BODY: dict[str, Any] = {
                         "innodb_status": _binary("SHOW ENGINE INNODB STATUS."),
                         "schema": _binary("Schema facts."),
                         "hardware": _binary("Hardware spec (JSON)."),
+                        "persisted": _binary(
+                            "MySQL 8.0+: performance_schema.persisted_variables, or mysqld-auto.cnf."
+                        ),
                     },
                 }
             },

@@ -67,6 +67,11 @@ class DriftEntry(ReadModel):
     )
     file: str | None
     line: int | None
+    persisted_value: str | None = Field(
+        None,
+        description="MySQL 8.0+: the value mysqld-auto.cnf persists (SET PERSIST), which a restart brings back "
+        "over the file's; the drift is from it when given.",
+    )
     apply_sql: str | None = Field(
         None, description="Applies the file's value without a restart; null: see restart_required."
     )

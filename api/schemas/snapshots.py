@@ -10,7 +10,7 @@ from pydantic import Field
 from api.schemas.common import InputModel, ReadModel, Role
 
 #: keys of a snapshot's stored inputs besides the option files, in upload order.
-TEXT_INPUTS = ("variables", "status", "innodb_status", "schema", "hardware")
+TEXT_INPUTS = ("variables", "status", "innodb_status", "schema", "hardware", "persisted")
 
 
 class SnapshotCreate(InputModel):
@@ -29,6 +29,12 @@ class SnapshotCreate(InputModel):
     )
     hardware: dict[str, Any] | None = Field(
         None, description='Hardware spec, e.g. {"memory": "64G", "cpus": 16, "storage": "ssd"}.'
+    )
+    persisted: str | None = Field(
+        None,
+        description="MySQL 8.0+: what SET PERSIST keeps in mysqld-auto.cnf, read after the option files at "
+        "every start: SELECT VARIABLE_NAME, VARIABLE_VALUE FROM performance_schema.persisted_variables "
+        "(tab-separated or table output), or the datadir's mysqld-auto.cnf itself.",
     )
 
 
@@ -74,6 +80,7 @@ class SnapshotInputs(ReadModel):
     innodb_status: str | None = None
     schema_facts: str | None = Field(None, serialization_alias="schema", validation_alias="schema")
     hardware: str | None = None
+    persisted: str | None = None
 
 
 class SnapshotDetail(SnapshotRead):
