@@ -86,6 +86,12 @@ def _about_the_file(ctx: AuditContext, finding: Finding, *, live_is_fine: bool) 
         "since it started, or the file changed after), and a restart reads the file's values — so this is "
         "about the file."
     )
+    if any(setting.persisted_value is not None for setting in drifted):
+        sentence = (
+            f"At the next restart, not now: {departures}. The running server departs from what a restart "
+            "reads (set live since it started), and a restart reads the option files and mysqld-auto.cnf's "
+            "persisted values over them — so this is about those."
+        )
     rationale = f"{sentence} {finding.rationale}"
     if not live_is_fine:  # both runs want a change: the file's value, applied live too
         return replace(finding, rationale=rationale)

@@ -27,6 +27,7 @@ ADVISOR_MODULES: tuple[str, ...] = (
     "malloc",
     "primary_keys",
     "live_only",
+    "persisted",
 )
 
 
