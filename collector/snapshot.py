@@ -154,9 +154,7 @@ def _persisted(connection: Any, variables: dict[str, str], notes: list[str]) -> 
 
     if not _has_persist(variables):
         return None
-    if variables.get("performance_schema", "ON").upper() in ("OFF", "0"):
-        notes.append("persisted values not collected: performance_schema is OFF on this server")
-        return None
+    # performance_schema = OFF does not matter: 8.0.46 answers this table (and variables_info) all the same
     try:
         header, rows = _rows(connection, PERSISTED_QUERY)
     except pymysql.err.MySQLError as exc:
