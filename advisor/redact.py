@@ -108,6 +108,11 @@ _USER_COLON_SECRET: Final = frozenset({"wsrep_sst_auth"})
 _COMMENT_ASSIGNMENT_RE: Final = lazy(
     r"(?P<name>[A-Za-z][A-Za-z0-9_.\-]*)[ \t]*=[ \t]*(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s,;#]+)"
 )
+# A mysql client's password on its command line, quoted in a comment (`# mysql -uroot -phunter2`): `-p` with the
+# value attached (a `-p` alone asks for it), after a space, a quote or the start of the text, on a line that names
+# a client (mysql, mysqldump, mariadb-admin...) before it.
+_CLI_PASSWORD_RE: Final = lazy(r"(?<![^\s\"'`(])-p(?P<value>'[^'\n]*'|\"[^\"\n]*\"|[^\s'\"`;|&)]+)")
+_CLIENT_RE: Final = lazy(r"(?:mysql|mariadb)[\w-]*[^\n]*?\s-p", re.I)
 # A word followed by a space or a colon and more text, on a line that is not `name = value`.
 _PROSE_NAME_RE: Final = lazy(r"(?P<name>[A-Za-z\-][A-Za-z0-9_.\-]*)(?:[ \t]*:[ \t]*|[ \t]+)(?=\S)")
 # A variables dump row: `| name | value |`, `name<TAB>value`, `name   value`, CSV or JSON pairs.
@@ -257,7 +262,9 @@ def holds_secret_pair(value: str | None) -> bool:
 
 
 def _redact_comment(text: str) -> str:
-    """Hide the value of every `secret_name = value` in free text."""
+    """Hide the value of every `secret_name = value` in free text, and of a client's `-psecret`."""
+    if "-p" in text and _CLIENT_RE().search(text):  # `-port`, `-pid` in prose are no passwords
+        text = _CLI_PASSWORD_RE().sub(_redacted_cli_password, text)
     if "=" not in text:
         return text
 
@@ -269,6 +276,10 @@ def _redact_comment(text: str) -> str:
         return match.group(0)[:start] + _redacted_value(name, value)
 
     return _COMMENT_ASSIGNMENT_RE().sub(replace, text)
+
+
+def _redacted_cli_password(match: re.Match[str]) -> str:
+    return "-p" + _redacted_value("password", match.group("value"))
 
 
 def _redact_option_body(body: str) -> str:
@@ -316,10 +327,12 @@ def redact_option_text(text: str) -> str:
     """
     if not text:
         return text
-    if _TRIGGER_RE().search(text) is None and _TYPO_TRIGGER_RE().search(text) is None:
+    if _TRIGGER_RE().search(text) is None and _TYPO_TRIGGER_RE().search(text) is None and "-p" not in text:
         return text  # the common case: nothing that could be a secret, nothing to scan
     return "\n".join(
-        _redact_option_line(line) if _TRIGGER_RE().search(line) or _TYPO_TRIGGER_RE().search(line) else line
+        _redact_option_line(line)
+        if _TRIGGER_RE().search(line) or _TYPO_TRIGGER_RE().search(line) or "-p" in line
+        else line
         for line in text.split("\n")
     )
 

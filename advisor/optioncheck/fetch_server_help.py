@@ -7,9 +7,8 @@ Run by hand, never in CI (it needs the package archives)::
 
 Why: the servers' own `mysqld--help.result` test files cannot be found for MariaDB 10.0-10.6, and the MySQL
 ones hide every plugin option (InnoDB included). Debian and Ubuntu shipped those servers; their packages hold
-the real binary, and `mysqld --no-defaults --verbose --help` of a binary lists every option it takes,
-built-in plugins included (a plugin the package builds as a loadable module is not loaded by --no-defaults
-and shows no options here, as on a server that does not load it).
+the real binary, and `mysqld --no-defaults --verbose --help` lists every option it takes, built-in plugins
+included (a loadable plugin is not loaded by --no-defaults: no options here, as on a server without it).
 
 How: apt itself, with a private state directory (the machine's own apt configuration is not touched),
 downloads the `*-server-core-*` package and the library packages it depends on that this machine lacks
@@ -19,9 +18,8 @@ ships no Ubuntu keyring): the files still match the index's SHA256, which is rec
 is taken on trust. The packages are unpacked with `dpkg-deb -x` into a temporary directory, the binary is run with
 LD_LIBRARY_PATH pointing at the unpacked libraries (a build for a newer C library than this machine's,
 trixie's 11.8, runs under its own unpacked loader and libc), and only the option names are kept: no binary is
-committed. Each `.names` file names the archive, suite, package, version, pool file and SHA256 it came
-from (the mirror host is a command-line argument: it is the operator's choice, not a fact about the
-server).
+committed. Each `.names` file names the archive, suite, package, version, pool file and SHA256 it came from
+(the mirror host is a command-line argument: the operator's choice, not a fact about the server).
 """
 
 from __future__ import annotations
@@ -167,6 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", help="labels to fetch (default: all)")
     parser.add_argument("--keep", type=Path, help="unpack here and keep it (default: a temporary directory)")
     args = parser.parse_args(argv)
+    if args.keep is not None:
+        args.keep.mkdir(parents=True, exist_ok=True)  # mkdtemp(dir=) wants it to exist
     mirrors = {"debian": args.debian_mirror or debian_mirror(), "ubuntu": args.ubuntu_mirror}
     failed = 0
     for target in TARGETS:

@@ -154,6 +154,20 @@ def test_another_stored_value_is_drift(name: str, file_value: str, live_value: s
     assert [setting.name for setting in config.drift] == [name]
 
 
+def test_an_open_files_limit_the_server_raised_says_so_and_needs_no_restart() -> None:
+    """Review 8: mariadbd 10.11.19 ran open_files_limit 393 for the file's 100 (it asks for what
+    max_connections 40 and table_open_cache 20 need): the drift says the server raised it and what to write,
+    and no restart brings the 100 back (it said restart_required with no reason, audit after audit)."""
+    config = _config(
+        MARIADB,
+        "[mysqld]\nopen_files_limit = 100\nmax_connections = 40\ntable_open_cache = 20\n",
+        "open_files_limit\t393\nmax_connections\t40\ntable_open_cache\t20\n",
+    )
+    reason = config.drift_reasons["open_files_limit"]
+    assert "raised open_files_limit from 100 to 393" in reason.text and "write 393 in the file" in reason.text
+    assert reason.restart is False
+
+
 def test_a_value_the_server_lowered_is_drift_with_its_reason() -> None:
     """table_open_cache 30000 lowered to 8485 for open_files_limit 20000, an open_files_limit the system
     caps, and a max_allowed_packet above the maximum: drift, each with the reason the file cannot run."""

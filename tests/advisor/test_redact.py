@@ -225,3 +225,22 @@ def test_misspelt_secret_lines_lose_their_value() -> None:
     assert redact_option_text(text) == (
         f"[mysqld]\npasword = {REDACTED}\nwsrep_sst_auht = sst:{REDACTED}\nold_passwords = 1\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("# mysql -uroot -pCommentPw4", "# mysql -uroot -p[REDACTED]"),
+        ("# mysqldump -u root -p'a b' --all-databases", "# mysqldump -u root -p'[REDACTED]' --all-databases"),
+        (
+            "skip-name-resolve  # check: mariadb-admin -pS3cret ping",
+            "skip-name-resolve  # check: mariadb-admin -p[REDACTED] ping",
+        ),
+        ("# mysql -p db  (asks for the password)", "# mysql -p db  (asks for the password)"),
+        ("# see --skip-networking -port", "# see --skip-networking -port"),
+    ],
+)
+def test_a_client_password_quoted_in_a_comment_is_hidden(line: str, expected: str) -> None:
+    """Review 8: `# mysql -uroot -pCommentPw4` was stored and echoed as written. A `-p` with the value
+    attached, on a line that names a client, is a password; a bare `-p` asks for one, `-port` in prose is none."""
+    assert redact_option_text(f"[mysqld]\n{line}\n") == f"[mysqld]\n{expected}\n"
