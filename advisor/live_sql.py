@@ -99,6 +99,7 @@ def _order_pair(ctx: AuditContext, bound: Bound, findings: list[Finding]) -> Non
         _drop(findings, low_at if low_at is not None else high_at, bound)
     elif low_at is not None and high_at is not None and new_low > cur_high:
         _prefix(findings, low_at, findings[high_at])
+        _not_persisted_before(findings, low_at, bound)
     elif low_at is not None and high_at is not None and new_high < cur_low:
         _prefix(findings, high_at, findings[low_at])
 
@@ -110,6 +111,27 @@ def _prefix(findings: list[Finding], at: int, first: Finding) -> None:
     )
     findings[at] = replace(
         finding, apply_sql=f"{first.apply_sql} {finding.apply_sql}", notes=(*finding.notes, note)
+    )
+
+
+def _not_persisted_before(findings: list[Finding], at: int, bound: Bound) -> None:
+    """MySQL 8.0+ applies persisted values at a restart in name order: a persisted `low` that sorts before
+    its `high` is set while `high` still has the option files' value, and is clamped (8.0.46 after `SET PERSIST
+    innodb_io_capacity_max = 20000; SET PERSIST innodb_io_capacity = 10000` and a restart from the unchanged
+    file: "innodb_io_capacity cannot be set higher than innodb_io_capacity_max. Setting innodb_io_capacity to
+    2000"). So `low` is set live only; the recommended file carries both lines, which a restart reads first."""
+    finding = findings[at]
+    sql = finding.apply_sql or ""
+    own = f"SET PERSIST {bound.low} ="
+    if bound.low > bound.high or own not in sql:
+        return
+    note = (
+        f"{bound.low} is set with SET GLOBAL, not SET PERSIST: at a restart MySQL applies persisted values in "
+        f"name order, {bound.low} before {bound.high}, and would clamp it to the option files' {bound.high}; "
+        "install the recommended file, which carries both lines."
+    )
+    findings[at] = replace(
+        finding, apply_sql=sql.replace(own, f"SET GLOBAL {bound.low} ="), notes=(*finding.notes, note)
     )
 
 

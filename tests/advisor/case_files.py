@@ -10,7 +10,7 @@ mysqld-auto.cnf values as a mapping or a text) and what must happen:
       recommended: {innodb_buffer_pool_size: 44G}
       severity: {buffer_pool.undersized: warning}
       clean: true                               # no critical or warning finding at all
-      mentions: {redo_log.undersized: [weak evidence]}  # texts in the finding's rationale or evidence
+      mentions: {redo_log.undersized: [weak evidence]}  # texts in the rationale, evidence or notes
       mycnf_has: ["innodb_buffer_pool_size = 8G"]  # whole lines of the recommended files
       mycnf_lacks: ["innodb_bufer_pool_size = 8G"]  # lines that must not be there as written
       apply_sql: {innodb_io_capacity: "SET GLOBAL innodb_io_capacity_max = 20000; SET GLOBAL ..."}  # null: no live SQL

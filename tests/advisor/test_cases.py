@@ -30,7 +30,7 @@ def test_case(case: Case) -> None:
         assert by_rule.get(rule_id) == severity, f"{case.id}: {rule_id} severity {by_rule.get(rule_id)}"
     for rule_id, texts in case.mentions.items():
         said = " ".join(
-            f"{f.rationale} {' '.join(f'{e.value} {e.source}' for e in f.evidence)}"
+            f"{f.rationale} {' '.join(f'{e.value} {e.source}' for e in f.evidence)} {' '.join(f.notes)}"
             for f in result.findings
             if f.rule == rule_id
         )
