@@ -28,12 +28,13 @@ def _by_variable(inputs: AuditInputs) -> dict[str, Finding]:
 
 
 def test_raising_io_capacity_sets_the_maximum_first() -> None:
-    """NVMe on MySQL 8.0 defaults: innodb_io_capacity 10000 over a 2000 maximum; its SQL raises the max first."""
+    """NVMe on MySQL 8.0 defaults: innodb_io_capacity 10000 over a 2000 maximum; its SQL raises the max first,
+    and sets the capacity with SET GLOBAL (persisted, a restart would apply it before its maximum and clamp it)."""
     found = _by_variable(
         AuditInputs(mycnf={"my.cnf": "[mysqld]\n"}, server_version="8.0.36", storage="nvme", memory="64G")
     )
     assert found["innodb_io_capacity"].apply_sql == (
-        "SET PERSIST innodb_io_capacity_max = 20000; SET PERSIST innodb_io_capacity = 10000;"
+        "SET PERSIST innodb_io_capacity_max = 20000; SET GLOBAL innodb_io_capacity = 10000;"
     )
     assert found["innodb_io_capacity_max"].apply_sql == "SET PERSIST innodb_io_capacity_max = 20000;"
 
