@@ -17,6 +17,16 @@ under a temp dir; never the shared server on 3306), started with Debian's defaul
    an unused cache costs in resident memory (its block headers are written at start, its blocks not).
 
 Writes bench/results/server_memory.json.
+
+    .venv/bin/python bench/server_memory.py --peak     # about 10 minutes
+
+With `--peak`, the realistic peak of a small container instead (what the memory budget's realistic peak
+models): Debian's defaults with the pool at 1G and at 1408M, in a memory cgroup of --memory-limit (2G,
+page cache included, as workload c of bench/tuning_gain.py), over sysbench data larger than the pool read
+once into it; then 16 busy connections (oltp_read_write) beside 135 idle ones (151: max_connections), and
+151 busy ones. For each: the peak of the cgroup's charge (memory.max_usage_in_bytes / memory.peak), its
+anonymous memory (rss / anon), the server's VmRSS and what is resident beyond the pool pages in use.
+Writes bench/results/server_memory_peak.json.
 """
 
 from __future__ import annotations
@@ -32,9 +42,10 @@ from pathlib import Path
 from typing import Any
 
 from tuning import sysbench
-from tuning.server import PrivateServer
+from tuning.server import PrivateServer, make_memory_cgroup
 
 RESULT = Path(__file__).parent / "results" / "server_memory.json"
+PEAK_RESULT = Path(__file__).parent / "results" / "server_memory_peak.json"
 MIB = 1 << 20
 
 
@@ -138,6 +149,117 @@ def busy(server: PrivateServer, load: sysbench.Load, seconds: int) -> dict[str, 
     }
 
 
+def _cgroup_file(cgroup: Path, v1: str, v2: str) -> Path:
+    return cgroup / v1 if (cgroup / v1).exists() else cgroup / v2
+
+
+def cgroup_figures(server: PrivateServer) -> dict[str, int]:
+    """The cgroup's charge now and at its peak (page cache included), its anonymous memory, the
+    server's VmRSS and the buffer pool pages in use (data + misc: what of the pool is resident)."""
+    assert server.cgroup is not None and server.proc is not None
+    group = server.cgroup
+    stat = dict(
+        line.split() for line in _cgroup_file(group, "memory.stat", "memory.stat").read_text().splitlines()
+    )
+    with server.connect() as conn, conn.cursor() as cur:
+        cur.execute(
+            "SHOW GLOBAL STATUS WHERE Variable_name IN ('Innodb_buffer_pool_pages_total',"
+            " 'Innodb_buffer_pool_pages_free', 'Memory_used', 'Threads_connected', 'Threads_running',"
+            " 'Aria_pagecache_blocks_used', 'Key_blocks_used', 'Created_tmp_disk_tables')"
+        )
+        status = {name: int(value) for name, value in cur.fetchall()}
+    pool_in_use = (status["Innodb_buffer_pool_pages_total"] - status["Innodb_buffer_pool_pages_free"]) * 16384
+    rss = rss_bytes(server.proc.pid)
+    return {
+        "cgroup_usage_bytes": int(_cgroup_file(group, "memory.usage_in_bytes", "memory.current").read_text()),
+        "cgroup_peak_bytes": int(_cgroup_file(group, "memory.max_usage_in_bytes", "memory.peak").read_text()),
+        "cgroup_anon_bytes": int(stat.get("rss", stat.get("anon", 0))),
+        "cgroup_cache_bytes": int(stat.get("cache", stat.get("file", 0))),
+        "failcnt": int((group / "memory.failcnt").read_text()) if (group / "memory.failcnt").exists() else 0,
+        "rss_bytes": rss,
+        "pool_pages_in_use_bytes": pool_in_use,
+        "rss_beyond_pool_bytes": rss - pool_in_use,
+        "memory_used_bytes": status.get("Memory_used", 0),
+        "threads_connected": status.get("Threads_connected", 0),
+        "threads_running": status.get("Threads_running", 0),
+        "aria_pagecache_blocks_used": status.get("Aria_pagecache_blocks_used", 0),
+        "key_blocks_used": status.get("Key_blocks_used", 0),
+        "created_tmp_disk_tables": status.get("Created_tmp_disk_tables", 0),
+    }
+
+
+def _reset_peak(server: PrivateServer) -> None:
+    assert server.cgroup is not None
+    peak = server.cgroup / "memory.max_usage_in_bytes"
+    if peak.exists():
+        peak.write_text("0")
+
+
+def loaded_peak(server: PrivateServer, load: sysbench.Load, idle: int, seconds: int) -> dict[str, Any]:
+    """sysbench with `load.threads` busy connections beside `idle` idle ones (each having run one
+    query): the highest figures sampled once a second, and the cgroup's own peak over the phase."""
+    conns = [server.connect() for _ in range(idle)]
+    for conn in conns:
+        with conn.cursor() as cur:
+            cur.execute("SELECT 1")
+    _reset_peak(server)
+    proc = sysbench.background(load, server.socket, seconds)
+    highest: dict[str, int] = {}
+    while proc.poll() is None:
+        for name, value in cgroup_figures(server).items():
+            highest[name] = max(highest.get(name, 0), value)
+        time.sleep(1)
+    output = proc.stdout.read() if proc.stdout else ""
+    for conn in conns:
+        conn.close()
+    if proc.returncode != 0:
+        raise RuntimeError(f"sysbench failed: {proc.stderr.read() if proc.stderr else ''}")
+    return {"busy": load.threads, "idle": idle, "tps": sysbench.parse(output).tps, **highest}
+
+
+def peak_main(args: argparse.Namespace) -> int:
+    """The realistic peak in a small container (see the module docstring)."""
+    from advisor.units import parse_size
+
+    root = Path(tempfile.mkdtemp(prefix="innotune-server-memory-peak-"))
+    server = PrivateServer(root, args.port)
+    result: dict[str, Any] = {"when": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")}
+    try:
+        result["server"] = subprocess.run(
+            ["mariadbd", "--version"], capture_output=True, text=True
+        ).stdout.strip()
+        result["memory_limit"] = args.memory_limit
+        server.cgroup = make_memory_cgroup(parse_size(args.memory_limit) or 0, root.name)
+        server.initialise()
+        base = server.adapt_debian_cnf(binlog=False)
+        data = sysbench.Load("oltp_read_write", args.tables, args.table_size, 16, rand_type="uniform")
+        for number, pool in enumerate(("1G", "1408M")):
+            started = server.start(with_pool(base, root, pool))
+            if not started.ok:
+                raise RuntimeError(f"pool {pool} did not start: {started.errors}")
+            if number == 0:
+                with server.connect() as conn, conn.cursor() as cur:
+                    cur.execute("CREATE DATABASE sbtest")
+                sysbench.prepare(data, server.socket, threads=2)
+            server.prewarm(data.tables)
+            _reset_peak(server)
+            phases: dict[str, Any] = {"idle_warm": cgroup_figures(server)}
+            for busy_count, idle_count in ((16, 135), (150, 0)):  # 151 with the sampling connection
+                load = sysbench.Load("oltp_read_write", data.tables, data.table_size, busy_count, "uniform")
+                phases[f"busy{busy_count}_idle{idle_count}"] = loaded_peak(
+                    server, load, idle_count, args.seconds
+                )
+                if server.died():
+                    raise RuntimeError(f"pool {pool}: the server died under {busy_count} busy connections")
+            result[f"pool_{pool}"] = phases
+            server.stop()
+    finally:
+        server.cleanup()
+    PEAK_RESULT.write_text(json.dumps(result, indent=2) + "\n")
+    print(json.dumps(result, indent=2))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -146,10 +268,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--connections", type=int, default=150)
     parser.add_argument("--threads", type=int, default=16)
     parser.add_argument("--seconds", type=int, default=20)
+    parser.add_argument("--peak", action="store_true", help="the realistic peak in a memory cgroup")
+    parser.add_argument("--memory-limit", default="2G", help="--peak: the cgroup's limit")
+    parser.add_argument("--tables", type=int, default=8, help="--peak: sysbench tables")
+    parser.add_argument("--table-size", type=int, default=700_000, help="--peak: rows per table")
     args = parser.parse_args(argv)
     if args.port == 3306:
         parser.error("3306 is the shared server's port: never used by this bench")
     sysbench.ensure_sysbench()
+    if args.peak:
+        return peak_main(args)
     root = Path(tempfile.mkdtemp(prefix="innotune-server-memory-"))
     server = PrivateServer(root, args.port)
     result: dict[str, Any] = {"when": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")}
