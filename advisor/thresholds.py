@@ -175,6 +175,21 @@ class MemoryThresholds(Struct, frozen=True):
     # margin (capped at max_connections) instead of at max_connections: the busiest moment seen, with
     # room for a busier one (MySQLTuner's "peak" model counts them at Max_used_connections itself) ...
     observed_connections_margin: float = 1.5
+    # ... and without a trustworthy high-water mark (no status, or under an hour of it) the connections
+    # busy at once are assumed: this many per CPU (a query holds its sort/join/read buffers only while
+    # it runs, and more running queries than a few per CPU only queue for it — MariaDB's thread pool
+    # runs one per CPU, the MySQL manual's innodb_thread_concurrency advice is 2 × CPUs + disks), at
+    # least `busy_connections_min` (workload c: 16 sysbench threads on 2 CPUs), and
+    # `busy_connections_cpus_unknown` when the CPUs are not given ...
+    busy_connections_per_cpu: int = 8
+    busy_connections_min: int = 16
+    busy_connections_cpus_unknown: int = 32
+    # ... and every other allowed connection open but idle, at this much each. Measured with
+    # bench/server_memory.py --peak on MariaDB 10.11.19, Debian's defaults, 1408M pool in a 2 GiB cgroup
+    # (bench/results/server_memory_peak.json): resident beyond the pool 120 MiB idle, 198 MiB with 16
+    # busy + 135 idle connections, 397 MiB with 150 busy — 1.85 MiB per busy connection (the budget
+    # counts its buffers, 2.9 MiB), about 0.36 MiB per idle one (thread, its malloc arena, net buffer).
+    idle_connection_bytes: int = 384 * 1024
     # memory.per_connection_buffer_raised: a buffer above its default is named when its excess, at the
     # connections the realistic peak counts, is at least this share of the limit (smaller ones are noise).
     raised_buffer_min_fraction_of_limit: float = 0.02

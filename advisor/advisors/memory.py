@@ -35,8 +35,16 @@ def _items(items: tuple[BudgetItem, ...]) -> str:
 
 
 def _of_set(item: BudgetItem) -> str:
-    """` (of 8 MiB set)` for an item counted at less than its value, else ""."""
+    """` (of 8 MiB set)` for an item counted at less than its value, ` (a 1 GiB cap allocated on demand)`
+    for one counted at less than its ceiling, else ""."""
+    if item.ceiling_bytes is not None:
+        return f" (a {describe_bytes(item.ceiling_bytes)} cap allocated on demand)"
     return f" (of {describe_bytes(item.set_bytes)} set)" if item.configured_bytes is not None else ""
+
+
+def _caps_full(budget: MemoryBudget) -> str:
+    """`, on-demand caps full` when the worst case counts an item at more than the realistic peak does."""
+    return ", on-demand caps full" if budget.global_ceiling_bytes > budget.global_bytes else ""
 
 
 def _evidence(ctx: AuditContext, budget: MemoryBudget) -> tuple[Evidence, ...]:
@@ -49,6 +57,18 @@ def _evidence(ctx: AuditContext, budget: MemoryBudget) -> tuple[Evidence, ...]:
         for item in budget.per_connection_items
     ]
     found.append(Evidence("max_connections", str(budget.max_connections), budget.max_connections_source))
+    found.append(
+        Evidence("connections counted busy", str(budget.sizing_connections), budget.sizing_connections_source)
+    )
+    if budget.idle_connections:
+        found.append(
+            Evidence(
+                "connections counted idle",
+                f"{budget.idle_connections} × {describe_bytes(budget.idle_connection_bytes)}",
+                "assumed: an open connection between queries (measured on MariaDB 10.11, bench/server_memory.py)",
+            )
+        )
+    found.append(Evidence("realistic peak", budget.peak_arithmetic(budget.pool_bytes), "memory budget"))
     if budget.max_used_connections is not None and ctx.status is not None:
         source = high_water_source(ctx, "Max_used_connections")
         found.append(Evidence("Max_used_connections", str(budget.max_used_connections), source))
@@ -58,17 +78,30 @@ def _evidence(ctx: AuditContext, budget: MemoryBudget) -> tuple[Evidence, ...]:
     return tuple(found)
 
 
-def _severity(budget: MemoryBudget) -> Severity | None:
+def _severity(ctx: AuditContext, budget: MemoryBudget) -> tuple[Severity | None, str]:
     """Critical when the global buffers (with one connection's buffers) or the busiest moment seen exceed
-    memory; a notice when only the
-    configured ceiling overcommits and the observed concurrency, with its margin, fits the limit."""
+    memory and this audit changes a line that brings memory down; a warning instead (saying so) when it
+    changes none — a critical must come with its fix. A notice when only the configured ceiling
+    overcommits and the realistic peak fits the limit; else a warning."""
     peak, usable = budget.observed_peak_bytes, budget.usable_bytes
     one_connection = budget.global_bytes + budget.per_connection_bytes  # a single session sorting and joining
     if budget.global_bytes >= usable or one_connection > usable or (peak is not None and peak > usable):
-        return Severity.CRITICAL
-    if peak is not None and budget.realistic_peak_bytes <= budget.limit_bytes:
-        return Severity.NOTICE
-    return None
+        if _audit_lowers_memory(ctx, budget):
+            return Severity.CRITICAL, ""
+        return Severity.WARNING, (
+            " No line of this audit lowers them (a warning, not critical: nothing here changes): lower the "
+            "largest items above by hand, starting with what the workload needs least."
+        )
+    if budget.realistic_peak_bytes <= budget.limit_bytes:
+        return Severity.NOTICE, ""
+    return None, ""
+
+
+def _audit_lowers_memory(ctx: AuditContext, budget: MemoryBudget) -> bool:
+    """This audit changes a line that brings memory down: a smaller pool, or raised per-connection buffers
+    back at their defaults (memory.per_connection_buffer_raised)."""
+    plan = final_pool_plan(ctx)
+    return (plan is not None and plan.planned_bytes < plan.current_bytes) or bool(raised_buffers(ctx, budget))
 
 
 def _reserve_text(budget: MemoryBudget) -> str:
@@ -189,20 +222,30 @@ def overcommitted(ctx: AuditContext) -> Iterator[Proposal]:
     save back at them (memory.per_connection_buffer_raised makes that change).
     Critical when the global buffers plus one connection's buffers (a single session that sorts and
     joins: the global buffers alone are the bare case), or the worst case at the busiest moment seen so
-    far (Max_used_connections), exceed usable memory; a notice when only max_connections overcommits and
-    the busiest moment with a margin (× 1.5; max_connections when that peak covers under an hour since
-    startup or FLUSH STATUS, weak evidence) fits the limit — the
-    peak the buffer pool is sized for. The rationale names the connection count and the limit it used.
+    far (Max_used_connections), exceed usable memory and this audit changes a line that brings memory
+    down (a smaller pool, per-connection buffers back at their defaults); with no such line, a warning
+    that says what to lower by hand — a critical always comes with its change. A notice when only the
+    worst case overcommits and the realistic peak fits the limit — the peak the buffer pool is sized for:
+    the busiest moment seen with a margin (× 1.5) over an hour or more of status, else connections
+    assumed busy from the CPUs (8 per CPU, at least 16; 32 with the CPUs unknown) with every other
+    allowed one open and idle. The rationale and evidence name the connections counted busy and idle,
+    the bytes each, and the limit used.
 
     Caveats: the model is MySQLTuner's, after the MySQL manual's "How MySQL Uses Memory": global =
     buffer pool, log buffer, key buffer, query cache, Aria page cache, and one in-memory temporary table
-    (the lower of tmp_table_size and max_heap_table_size; TempTable's temptable_max_ram on MySQL 8.0+);
+    (the lower of tmp_table_size and max_heap_table_size; under MySQL 8.0's TempTable one table too,
+    temptable_max_ram being a shared cap allocated on demand, counted whole only in the worst case);
     per connection = sort, join, read, read_rnd buffers, thread stack and binlog cache. A full temporary
     table in every connection at once is not counted: the limit is a per-table ceiling, most are small,
     and a larger one goes to disk. Still pessimistic: most connections use far less; a query can also
     allocate some buffers twice. The server's own memory beyond its buffers (code, dictionary,
     background threads) is held by the OS reserve on a host and counted as a global item in a container
-    (128 MiB: measured on MariaDB 10.11, bench/server_memory.py).
+    (128 MiB: measured on MariaDB 10.11, bench/server_memory.py) — why a 2 GiB host keeps 512 MiB back
+    and a 2 GiB container only 102 MiB plus that item. Measured with bench/server_memory.py --peak
+    (MariaDB 10.11.19, Debian's defaults, 1408M pool, 2 GiB cgroup): 1,505 MiB resident at 16 busy + 135
+    idle connections and 1,728 MiB at 151 busy, against 1,922 MiB realistic and 2,264 MiB worst case
+    here: an idle connection holds about 0.36 MiB, a busy one 1.85 MiB of its 2.9 MiB of buffers, and
+    the unused key cache and Aria page cache only their block headers.
     """
     budget = memory_budget(ctx)
     if budget is None or budget.worst_case_bytes <= budget.limit_bytes:
@@ -219,27 +262,30 @@ def overcommitted(ctx: AuditContext) -> Iterator[Proposal]:
         if one_connection > usable
         else ""
     )
-    peak_text = (
+    seen = (
         f" At the {budget.max_used_connections} connections seen at the busiest moment "
-        f"(Max_used_connections) it is "
-        f"{describe_bytes(peak)}; counted for sizing at {budget.sizing_connections} connections "
-        f"({budget.sizing_connections_source}): {budget.peak_arithmetic(budget.pool_bytes)}."
+        f"(Max_used_connections) it is {describe_bytes(peak)};"
         if peak is not None
-        else " Give SHOW GLOBAL STATUS to compare with the connections actually used."
+        else " Give SHOW GLOBAL STATUS to compare with the connections actually used. The realistic peak:"
+    )
+    peak_text = (
+        f"{seen} counted for sizing at {budget.sizing_connections} busy connections "
+        f"({budget.sizing_connections_source}): {budget.peak_arithmetic(budget.pool_bytes)}."
     )
     advice = _advice(ctx, budget)
+    severity, unfixed = _severity(ctx, budget)
     yield Proposal(
         title="The configuration can allocate more memory than the server has",
         rationale=f"Global buffers take {describe_bytes(budget.global_bytes)} "
         f"({_items(budget.global_items)}); "
         f"each connection may add {describe_bytes(budget.per_connection_bytes)} "
         f"({_items(budget.per_connection_items)}). At max_connections={budget.max_connections} (the "
-        f"configured limit) that is {describe_bytes(budget.worst_case_bytes)}, beyond the "
+        f"configured limit{_caps_full(budget)}) that is {describe_bytes(budget.worst_case_bytes)}, beyond the "
         f"{describe_bytes(budget.limit_bytes)} limit of the {describe_bytes(usable)} usable "
-        f"({_reserve_text(budget)}).{alone}{peak_text}{_largest(ctx, budget)}{advice} Otherwise the server "
-        "risks swapping and the OOM killer.",
+        f"({_reserve_text(budget)}).{alone}{peak_text}{_largest(ctx, budget)}{advice}{unfixed} Otherwise the "
+        "server risks swapping and the OOM killer.",
         evidence=_evidence(ctx, budget),
-        severity=_severity(budget),
+        severity=severity,
     )
 
 
@@ -252,8 +298,8 @@ def overcommitted(ctx: AuditContext) -> Iterator[Proposal]:
 def per_connection_buffer_raised(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: sort_buffer_size, join_buffer_size, read_buffer_size and read_rnd_buffer_size set
     above their version's default while the memory budget's realistic peak (the connections the buffer
-    pool is sized for: Max_used_connections × 1.5, or max_connections without status or on a weak
-    window) is beyond the memory limit, and the buffer's excess at those connections is at least 2% of
+    pool is sized for: Max_used_connections × 1.5, or without status or on a weak window connections
+    assumed busy from the CPUs, the rest idle) is beyond the memory limit, and the buffer's excess at those connections is at least 2% of
     the limit.
 
     Why it matters: each connection that sorts, joins or reads ahead may take these buffers up to their

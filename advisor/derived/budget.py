@@ -1,16 +1,25 @@
 """The memory budget, shared by the memory and buffer_pool advisors (see also advisor.derived.pool_sizing).
 
 The budget adds up what the server may allocate: global buffers once, the server's own memory, and
-per-connection buffers once per connection, counted two ways (MySQLTuner's "max possible" and "peak"):
+per-connection buffers, counted two ways (MySQLTuner's "max possible" and "peak"):
 
-- `worst_case_bytes`: at max_connections, the most the configuration allows (memory.overcommitted
-  reports it);
-- `realistic_peak_bytes`: at the connections this server really sees — Max_used_connections times a
-  margin when status gives it, capped at max_connections; max_connections without status, and when the
-  high-water mark's window is weak (advisor.derived.evidence: under an hour since startup or since
-  FLUSH STATUS, which resets it) — a peak seen for minutes is no more than no status. The buffer pool is sized from this one: `pool_room_bytes` is
-  what is left of the limit once it is counted, so a recommended pool never pushes the realistic peak
-  past the limit.
+- `worst_case_bytes`: every allowed connection (max_connections) sorting, joining and reading at once,
+  and every on-demand cap full (TempTable's temptable_max_ram) — the most the configuration allows
+  (memory.overcommitted reports it; it never sizes the pool);
+- `realistic_peak_bytes`: what a real server holds resident at a busy moment. Busy connections (every
+  per-connection buffer allocated): Max_used_connections times a margin when status gives it over a fair
+  window, capped at max_connections; otherwise (no status, or a high-water mark under an hour old:
+  advisor.derived.evidence) an assumption from the hardware — 8 per CPU, at least 16 (32 when the CPUs
+  are unknown): a query holds its sort/join/read buffers only while it runs, and beyond a few per CPU
+  queries queue for the CPU — or the connections a weak mark saw, when more. Then every other allowed
+  connection counted open and idle (measured: about 0.36 MiB each). The pool cap is configuration plus
+  hardware, not evidence-driven: weak status neither shrinks it (the old model counted all
+  max_connections at their full buffers) nor grows it. `pool_room_bytes` is what is left of the limit
+  once this is counted, so a recommended pool never pushes the realistic peak past the limit.
+
+Measured on MariaDB 10.11.19 with Debian's defaults, 1408M pool, in a 2 GiB memory cgroup with the page
+cache charged (bench/server_memory.py --peak): 1,505 MiB at 16 busy + 135 idle connections, 1,728 MiB
+at 151 busy ones, where this model counts 1,922 MiB and the worst case 2,264 MiB.
 
 The limit: on a host, usable memory less a reserve for the OS and its page cache (1 GiB, at most a
 quarter of a small machine, and at least 5%); in a container (a memory limit below the host's memory),
@@ -25,13 +34,14 @@ used), query_cache_size,
 aria_pagecache_buffer_size (MariaDB), innodb_additional_mem_pool_size (old servers), the performance
 schema's tables when it is on (measured per flavor: MySQL turns it on by default), one in-memory
 temporary table — where MEMORY tables hold them, at the lower of tmp_table_size and max_heap_table_size;
-on MySQL 8.0+ with the TempTable engine, temptable_max_ram (its RAM pool is shared by all sessions) —
+on MySQL 8.0+ with the TempTable engine the same one table (at tmp_table_size), temptable_max_ram being a
+cap shared by all sessions and allocated on demand (the worst case counts the cap) —
 and, in a container, the server's own memory beyond its buffers (measured on the real binary:
 bench/server_memory.py; on a host the OS reserve holds it).
 Per connection = sort_buffer_size, join_buffer_size, read_buffer_size, read_rnd_buffer_size,
 thread_stack, binlog_cache_size (when the binary log is on): a connection running a sort and a join
-allocates them (measured: 2.5 MiB resident per busy sysbench connection at the defaults' 2.9 MiB),
-an idle one far less (86 KiB). A full temporary table in every connection at once is not a load anyone
+allocates them (measured: 1.85–2.5 MiB resident per busy sysbench connection at the defaults' 2.9 MiB),
+an idle one far less (0.36 MiB in a cgroup, 86 KiB of VmRSS on a host). A full temporary table in every connection at once is not a load anyone
 sees: the limits are a ceiling per table, most implicit temporary tables are small, and one that
 outgrows the limit moves to disk. Each buffer is counted once per connection, although a complex query
 can allocate some of them more than once. On MariaDB with optimizer_switch optimize_join_buffer_size=on
@@ -90,6 +100,14 @@ class BudgetItem(Struct, frozen=True):
     source: str
     #: the value set, when the item is counted at less (join_buffer_size under join_buffer_space_limit)
     configured_bytes: int | None = None
+    #: the most it can take, when the realistic peak counts it at less because it is allocated only on
+    #: demand (TempTable's shared temptable_max_ram): the worst case counts this
+    ceiling_bytes: int | None = None
+
+    @property
+    def worst_bytes(self) -> int:
+        """What the worst case counts: the ceiling of an on-demand allocation, else `size_bytes`."""
+        return self.ceiling_bytes if self.ceiling_bytes is not None else self.size_bytes
 
     @property
     def set_bytes(self) -> int:
@@ -120,13 +138,24 @@ class MemoryBudget(Struct, frozen=True, dict=True):
     max_used_connections: int | None
     #: How the limit was set from usable memory: the reserve and why (host or container).
     reserve_source: str = ""
-    #: The connections the realistic peak counts, and how that number was chosen.
+    #: The connections the realistic peak counts busy (every per-connection buffer allocated), and how
+    #: that number was chosen.
     sizing_connections: int = 0
     sizing_connections_source: str = ""
+    #: The connections the realistic peak counts open but idle (at `idle_connection_bytes` each): the
+    #: rest of max_connections when the busy count is an assumption, none when status shows the peak.
+    idle_connections: int = 0
+    idle_connection_bytes: int = 0
 
     @cached_property
     def global_bytes(self) -> int:
+        """Global items as the realistic peak counts them (on-demand ones at what a peak uses)."""
         return sum([item.size_bytes for item in self.global_items])
+
+    @cached_property
+    def global_ceiling_bytes(self) -> int:
+        """Global items at the most they can take (TempTable at temptable_max_ram)."""
+        return sum([item.worst_bytes for item in self.global_items])
 
     @cached_property
     def per_connection_bytes(self) -> int:
@@ -134,20 +163,21 @@ class MemoryBudget(Struct, frozen=True, dict=True):
 
     @property
     def worst_case_bytes(self) -> int:
-        """Global buffers plus every per-connection buffer at max_connections."""
-        return self.global_bytes + self.max_connections * self.per_connection_bytes
+        """Every global item at its ceiling plus every per-connection buffer at max_connections."""
+        return self.global_ceiling_bytes + self.max_connections * self.per_connection_bytes
 
     @property
     def observed_peak_bytes(self) -> int | None:
-        """The same at Max_used_connections, when status is known."""
+        """The global items plus every buffer of Max_used_connections, when status is known."""
         if self.max_used_connections is None:
             return None
         return self.global_bytes + self.max_used_connections * self.per_connection_bytes
 
     @property
     def realistic_peak_bytes(self) -> int:
-        """The same at the connections the sizing counts (see the module docstring)."""
-        return self.global_bytes + self.sizing_connections * self.per_connection_bytes
+        """The global items, the busy connections' buffers and the idle ones (see the module docstring)."""
+        busy = self.sizing_connections * self.per_connection_bytes
+        return self.global_bytes + busy + self.idle_connections * self.idle_connection_bytes
 
     @property
     def pool_room_bytes(self) -> int:
@@ -175,6 +205,15 @@ class MemoryBudget(Struct, frozen=True, dict=True):
             )
             for item in self.per_connection_items
         ]
+        if self.idle_connections and connections == self.sizing_connections:
+            idle = self.idle_connections * self.idle_connection_bytes
+            found.append(
+                Contribution(
+                    "idle connections",
+                    idle,
+                    f"{describe_bytes(self.idle_connection_bytes)} × {self.idle_connections} = {describe_bytes(idle)}",
+                )
+            )
         return tuple(sorted(found, key=lambda found: -found.total_bytes))
 
     def largest(self, connections: int, count: int = 3) -> str:
@@ -183,22 +222,27 @@ class MemoryBudget(Struct, frozen=True, dict=True):
 
     def peak_arithmetic(self, pool_bytes: int) -> str:
         """The realistic peak with a pool of `pool_bytes`, term by term, against the limit."""
-        return self.arithmetic(pool_bytes, self.sizing_connections)
+        return self.arithmetic(pool_bytes, self.sizing_connections, self.idle_connections)
 
-    def arithmetic(self, pool_bytes: int, connections: int) -> str:
-        """Global buffers with a pool of `pool_bytes` plus `connections` × per-connection buffers, term by
-        term, against the limit."""
-        others = self.global_bytes - self.pool_bytes
+    def arithmetic(self, pool_bytes: int, connections: int, idle: int = 0, *, ceiling: bool = False) -> str:
+        """Global buffers with a pool of `pool_bytes` plus `connections` × per-connection buffers (and
+        `idle` open idle connections), term by term, against the limit; with `ceiling` (the worst case)
+        the global items count at their ceiling."""
+        others = (self.global_ceiling_bytes if ceiling else self.global_bytes) - self.pool_bytes
         each = self.per_connection_bytes
-        total = pool_bytes + others + connections * each
+        total = pool_bytes + others + connections * each + idle * self.idle_connection_bytes
         verdict = "within" if total <= self.limit_bytes else "beyond"
 
         def size(value: int) -> str:  # one unit throughout, so that the sum can be checked by eye
             return f"{value / MIB:,.0f} MiB" if self.limit_bytes < 16 * GIB else describe_bytes(value)
 
+        busy = "busy connections" if idle else "connections"
+        idle_text = (
+            f" + {idle} idle connections × {describe_bytes(self.idle_connection_bytes)}" if idle else ""
+        )
         return (
             f"{size(pool_bytes)} pool + {size(others)} other global buffers and the server's own memory + "
-            f"{connections} connections × {describe_bytes(each)} = {size(total)}, {verdict} the "
+            f"{connections} {busy} × {describe_bytes(each)}{idle_text} = {size(total)}, {verdict} the "
             f"{size(self.limit_bytes)} limit"
         )
 
@@ -338,12 +382,29 @@ def temp_table_limit(ctx: AuditContext) -> BudgetItem | None:
 
 
 def _temptable_ram(ctx: AuditContext) -> BudgetItem:
+    """MySQL 8.0's TempTable engine: temptable_max_ram is a cap on the RAM all in-memory temporary tables
+    share, allocated as tables need it (the manual, "Internal Temporary Table Use in MySQL": "the
+    TempTable storage engine allocates memory from RAM as needed", and frees it when they are dropped),
+    not a buffer reserved at start. The realistic peak counts what a busy moment holds — one in-memory
+    temporary table, at tmp_table_size (the per-table limit from 8.0.28) when it is lower, as MEMORY
+    tables are counted — and the worst case the whole cap."""
     setting = ctx.config.get("temptable_max_ram")
     size = parse_size(setting.value) if setting is not None else None
     if setting is not None and size:
-        return BudgetItem("temptable_max_ram", size, setting.where())
-    assumed = ctx.thresholds.memory.temptable_ram_assumed_bytes
-    return BudgetItem("temptable_max_ram", assumed, "assumed: its 8.0 default, not in the inputs")
+        cap, where = size, setting.where()
+    else:
+        cap, where = (
+            ctx.thresholds.memory.temptable_ram_assumed_bytes,
+            "assumed: its 8.0 default, not in the inputs",
+        )
+    table = _item(ctx, "tmp_table_size")
+    counted = min(cap, table.size_bytes) if table is not None else cap
+    table_text = f"one table at tmp_table_size ({table.source})" if table is not None else "the cap"
+    source = (
+        f"{where}: a cap of {describe_bytes(cap)} shared by all in-memory temporary tables, allocated on "
+        f"demand — the realistic peak counts {table_text}, {describe_bytes(counted)}; the worst case the cap"
+    )
+    return BudgetItem("temptable_max_ram", counted, source, ceiling_bytes=cap if counted < cap else None)
 
 
 def _in_container(ctx: AuditContext) -> bool:
@@ -365,28 +426,68 @@ def _limit(ctx: AuditContext, usable: int) -> tuple[int, str]:
         )
     reserve = min(limits.os_reserve_bytes, int(usable * limits.os_reserve_max_fraction))
     limit = min(share, usable - reserve)
-    return limit, f"{describe_bytes(usable - limit)} kept back for the OS"
+    return limit, (
+        f"{describe_bytes(usable - limit)} kept back for the OS (its own processes, page cache and the "
+        "server's memory beyond its buffers; in a container only 5% is, with the server's own memory "
+        "counted as an item)"
+    )
 
 
-def _sizing_connections(ctx: AuditContext, max_connections: int) -> tuple[int, str]:
-    """The connections the realistic peak counts: the busiest moment seen with a margin, or the limit."""
+def assumed_busy_connections(ctx: AuditContext, max_connections: int) -> tuple[int, str]:
+    """The connections assumed busy at once when no trustworthy high-water mark says: a few per CPU
+    (queries beyond that wait for a CPU), at least a floor, at most max_connections."""
+    limits = ctx.thresholds.memory
+    cpus = ctx.hardware.cpus if ctx.hardware is not None else None
+    if cpus:
+        assumed = max(limits.busy_connections_min, limits.busy_connections_per_cpu * cpus)
+        why = (
+            f"{limits.busy_connections_per_cpu} per CPU × {cpus} CPUs, at least {limits.busy_connections_min}"
+        )
+    else:
+        assumed, why = limits.busy_connections_cpus_unknown, "CPUs unknown"
+    return min(max_connections, assumed), why
+
+
+def _sizing_connections(ctx: AuditContext, max_connections: int) -> tuple[int, str, bool]:
+    """The connections the realistic peak counts busy, how they were chosen, and whether the count is an
+    assumption (then every other allowed connection is counted open and idle): the busiest moment seen
+    with a margin over a fair window, else a few per CPU — or the connections seen, when more."""
     used = ctx.status.value("Max_used_connections") if ctx.status is not None else None
-    if used is None or ctx.status is None:
-        return max_connections, (
-            "max_connections: without SHOW GLOBAL STATUS (Max_used_connections) every allowed connection "
-            "is counted"
+    high_water = high_water_grade(ctx) if used is not None else None
+    if used is not None and high_water is not None and not high_water.weak:
+        margin = ctx.thresholds.memory.observed_connections_margin
+        counted = min(max_connections, max(1, math.ceil(used * margin)))
+        capped = f", capped at max_connections = {max_connections}" if counted == max_connections else ""
+        return counted, f"Max_used_connections {used} × {margin:g}{capped}", False
+    assumed, why = assumed_busy_connections(ctx, max_connections)
+    rest = "the other allowed connections counted open and idle"
+    if used is None:
+        return (
+            assumed,
+            (
+                f"assumed busy at once ({why}), {rest}: without SHOW GLOBAL STATUS (Max_used_connections) "
+                "nothing shows the concurrency"
+            ),
+            True,
         )
-    high_water = high_water_grade(ctx)
-    if high_water is None or high_water.weak:  # a peak seen for minutes says little about concurrency
-        return max_connections, (
-            f"max_connections: Max_used_connections ({used}) is the "
-            f"{high_water.window if high_water else 'highest over an unknown time'} — weak evidence, so "
-            "every allowed connection is counted, as without status"
+    window = high_water.window if high_water is not None else "highest over an unknown time"
+    if min(used, max_connections) > assumed:  # a weak mark still shows that many did connect
+        return (
+            min(used, max_connections),
+            (
+                f"Max_used_connections ({used}), the {window} — weak evidence, but that many did connect: "
+                f"counted busy, {rest}"
+            ),
+            True,
         )
-    margin = ctx.thresholds.memory.observed_connections_margin
-    counted = min(max_connections, max(1, math.ceil(used * margin)))
-    capped = f", capped at max_connections = {max_connections}" if counted == max_connections else ""
-    return counted, f"Max_used_connections {used} × {margin:g}{capped}"
+    return (
+        assumed,
+        (
+            f"assumed busy at once ({why}), {rest}: Max_used_connections ({used}) is the {window} — weak "
+            "evidence of the concurrency to come"
+        ),
+        True,
+    )
 
 
 def _compute(ctx: AuditContext) -> MemoryBudget | None:
@@ -418,7 +519,7 @@ def _compute(ctx: AuditContext) -> MemoryBudget | None:
             BudgetItem(SERVER_OWN, ctx.thresholds.memory.server_base_bytes, _SERVER_OWN_SOURCE)
         )
     max_used = ctx.status.value("Max_used_connections") if ctx.status is not None else None
-    sizing, sizing_source = _sizing_connections(ctx, connections)
+    sizing, sizing_source, assumed = _sizing_connections(ctx, connections)
     return MemoryBudget(
         usable_bytes=usable,
         limit_bytes=limit,
@@ -431,6 +532,8 @@ def _compute(ctx: AuditContext) -> MemoryBudget | None:
         reserve_source=reserve_source,
         sizing_connections=sizing,
         sizing_connections_source=sizing_source,
+        idle_connections=connections - sizing if assumed else 0,
+        idle_connection_bytes=ctx.thresholds.memory.idle_connection_bytes,
     )
 
 

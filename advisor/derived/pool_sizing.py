@@ -154,7 +154,8 @@ def _budget_cap(ctx: AuditContext, target: int) -> tuple[int, str | None]:
     if budget is None or budget.pool_room_bytes >= target:
         return target, None
     others = budget.realistic_peak_bytes - budget.pool_bytes
-    counted = f"{budget.sizing_connections} connections ({budget.sizing_connections_source})"
+    idle = f" and {budget.idle_connections} idle" if budget.idle_connections else ""
+    counted = f"{budget.sizing_connections} busy connections{idle} ({budget.sizing_connections_source})"
     floor = int(target * ctx.thresholds.buffer_pool.undersized_fraction_of_target)
     if budget.pool_room_bytes >= floor:
         return budget.pool_room_bytes, (
@@ -177,17 +178,20 @@ def budget_evidence(ctx: AuditContext, size: int) -> tuple[Evidence, ...]:
         return ()
     found = [
         Evidence("memory limit for the server", describe_bytes(budget.limit_bytes), budget.reserve_source),
-        Evidence("connections counted", str(budget.sizing_connections), budget.sizing_connections_source),
+        Evidence(
+            "connections counted busy", str(budget.sizing_connections), budget.sizing_connections_source
+        ),
         Evidence("realistic peak with this pool", budget.peak_arithmetic(size), "memory budget"),
     ]
     ceiling = budget.worst_case_bytes - budget.pool_bytes + size
     if budget.sizing_connections < budget.max_connections and ceiling > budget.limit_bytes:
-        found.append(  # sized for the connections seen: say what the configured ceiling would take
+        found.append(  # sized for the connections counted busy: say what the configured ceiling would take
             Evidence(
                 "at max_connections with this pool",
-                budget.arithmetic(size, budget.max_connections),
-                "memory budget: the pool is sized for the connections seen, not for every one allowed; "
-                "lower max_connections (memory.overcommitted) if the application never needs them",
+                budget.arithmetic(size, budget.max_connections, ceiling=True),
+                "memory budget, worst case: the pool is sized for the connections counted busy, not for "
+                "every allowed one sorting and joining at once; lower max_connections (memory.overcommitted) "
+                "if the application never needs them",
             )
         )
     return tuple(found)

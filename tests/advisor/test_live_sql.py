@@ -195,8 +195,8 @@ def test_drift_sql_is_not_withheld_by_a_finding_that_changes_nothing() -> None:
 
     from advisor.audit import AuditInputs, run_audit
 
-    live = json.dumps(
-        {"version": "8.0.46", "innodb_buffer_pool_size": "134217728", "max_connections": "151",
+    live = json.dumps(  # 5000 connections, most of them idle, leave the pool no room in 2 GiB
+        {"version": "8.0.46", "innodb_buffer_pool_size": "134217728", "max_connections": "5000",
          "innodb_buffer_pool_chunk_size": "134217728", "innodb_buffer_pool_instances": "1"}
     )  # fmt: skip
     inputs = AuditInputs(

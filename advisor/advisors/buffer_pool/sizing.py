@@ -86,8 +86,8 @@ def oversized(ctx: AuditContext) -> Iterator[Proposal]:
     yield Proposal(
         title="The buffer pool leaves too little memory for everything else",
         rationale=f"innodb_buffer_pool_size is {describe_bytes(size)}, {size / usable:.0%} of the "
-        f"{describe_bytes(usable)} usable; with the other buffers the server may need "
-        f"{describe_bytes(budget.worst_case_bytes)}, beyond the {describe_bytes(budget.limit_bytes)} limit. "
+        f"{describe_bytes(usable)} usable; with the other buffers at a realistic peak the server may need "
+        f"{describe_bytes(budget.realistic_peak_bytes)}, beyond the {describe_bytes(budget.limit_bytes)} limit. "
         f"Use {describe_bytes(target.size_bytes)} ({target.reasons}).",
         evidence=(pool_evidence(size, setting), *target.evidence),
         variable=POOL,

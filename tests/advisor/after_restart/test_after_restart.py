@@ -170,7 +170,7 @@ def test_a_finding_only_the_file_shows_never_carries_sql_for_the_running_server(
 
 def test_where_both_runs_change_a_variable_the_files_values_decide() -> None:
     """Live max_connections 151 and a 128M pool: the live run sizes the pool for 151 connections;
-    the file brings back 3000, and the pool we write must fit those."""
+    the file brings back 20000, and the pool we write must fit those."""
     result = _with_live("many_connections_in_file.cnf")
     pool = _by_variable(result)["innodb_buffer_pool_size"]
     alone = _by_variable(_audit("many_connections_in_file.cnf", variables=False, memory="16G", cpus=8))
@@ -182,7 +182,7 @@ def test_where_both_runs_change_a_variable_the_files_values_decide() -> None:
 
 def test_where_the_files_run_leaves_the_pool_no_room_the_live_raise_is_dropped() -> None:
     """The live run (151 connections, 2M sort buffers) raises the 128M pool; the file brings back 3000
-    connections with 16M sort buffers, which overcommit memory before the pool grows at all: the
+    connections with 256M sort buffers, which overcommit memory before the pool grows at all: the
     file's verdict wins — the pool stays, the finding says why, and no SQL raises it live either."""
     result = _with_live("overcommitted_in_file.cnf")
     pool = _by_variable(result)["innodb_buffer_pool_size"]
