@@ -11,24 +11,24 @@ CAPTURE = Path(__file__).parents[1] / "fixtures" / "persisted_mysql80"
 
 
 def test_restart_rerun_names_the_persisted_value_as_what_comes_back() -> None:
-    """innodb_io_capacity runs 2000 over a persisted 1000 and a file's 400: a finding about the restart
-    says mysqld-auto.cnf sets 1000, never that the file's 400 comes back."""
+    """innodb_flush_log_at_trx_commit runs 1 over a persisted 2 (added to the capture; no file line): the
+    finding about the restart says mysqld-auto.cnf sets 2, and its SQL removes the persisted value."""
     result = run_audit(
         AuditInputs(
             mycnf={"/etc/mysql/my.cnf": (CAPTURE / "my.cnf").read_text()},
             variables=(CAPTURE / "variables.tsv").read_text(),
-            persisted=(CAPTURE / "persisted.tsv").read_text(),
+            persisted=(CAPTURE / "persisted.tsv").read_text() + "innodb_flush_log_at_trx_commit\t2\n",
             memory="8G",
             cpus=2,
             storage="ssd",
         )
     )
     about_restart = [f for f in result.findings if f.rationale.startswith("At the next restart")]
-    assert about_restart
-    for finding in about_restart:
-        assert (
-            "mysqld-auto.cnf (SET PERSIST) sets innodb_io_capacity = 1000 (live now: 2000)"
-            in finding.rationale
-        )
-        assert "innodb_io_capacity = 400" not in finding.rationale
-        assert "mysqld-auto.cnf's persisted values over them" in finding.rationale
+    assert [f.variable for f in about_restart] == ["innodb_flush_log_at_trx_commit"]
+    finding = about_restart[0]
+    assert (
+        "mysqld-auto.cnf (SET PERSIST) sets innodb_flush_log_at_trx_commit = 2 (live now: 1)"
+        in finding.rationale
+    )
+    assert "mysqld-auto.cnf's persisted values over them" in finding.rationale
+    assert finding.apply_sql == "RESET PERSIST IF EXISTS innodb_flush_log_at_trx_commit;"
