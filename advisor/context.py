@@ -8,6 +8,7 @@ differs from the file is recorded: a change not applied yet, or a file the serve
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from msgspec import Struct, field
@@ -85,7 +86,8 @@ class LiveExistence(Struct, frozen=True):
     only. A name whose alias is listed exists.
     """
 
-    names: frozenset[str]
+    #: the dump's names (its mapping's key view: a set without a copy of ~650 names per audit)
+    names: AbstractSet[str]
 
     def lacks(self, catalog: Catalog, version: ServerVersion, name: str) -> bool:
         """True when the server's listing proves it has no such variable."""
@@ -99,7 +101,7 @@ class LiveExistence(Struct, frozen=True):
     @classmethod
     def from_dump(cls, dump: VariablesDump) -> LiveExistence | None:
         """The oracle for a dump, or None when it is an excerpt (what it lacks may exist)."""
-        return cls(frozenset(dump.values)) if dump.complete else None
+        return cls(dump.values.keys()) if dump.complete else None
 
 
 class EffectiveConfig(Struct, frozen=True):

@@ -252,7 +252,9 @@ def build_effective_config(
     """Merge the layers; record the variables whose live value departs from what a restart brings back:
     the persisted value where there is one (`persisted`: MySQL 8.0+ only), else the file's."""
     file_entries, fixed = _file_entries(catalog, version, options, groups)
-    live = dict(variables.values) if variables is not None else {}
+    # The dump's own mapping, not a copy (nothing here writes to it): ~650 names copied twice an audit
+    # (a dict and a frozenset) were ~2% of the bench audit's instructions.
+    live: Mapping[str, str] = variables.values if variables is not None else {}
     existence = LiveExistence.from_dump(variables) if variables is not None else None
     persisted_given, persisted = persisted, persisted or {}
     settings = LayeredSettings(catalog, version, file_entries, live, existence, fixed, persisted)

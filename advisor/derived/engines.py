@@ -106,8 +106,9 @@ def installed_plugins(ctx: AuditContext) -> frozenset[str]:
     live = ctx.config.live
     if live is None:
         return frozenset()
+    names = live.names  # a dict's key view: asked, it goes over the smaller side (a library's options)
     return frozenset(
-        library for library, options in _options_beside_library() if not options.isdisjoint(live.names)
+        library for library, options in _options_beside_library() if not names.isdisjoint(options)
     )
 
 
