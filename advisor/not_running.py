@@ -35,7 +35,7 @@ def why_not_running(
     wanted, running = number(file_value), number(live_value)
     if wanted is None or running is None or running == wanted:
         return None
-    conflict = _exclusive_conflict(version, name, live)
+    conflict = _exclusive_conflict(version, name, live) or _one_pool_instance(version, name, running, live)
     if conflict is not None:
         return NotRunning(conflict)
     facts = catalog.flavor_facts(name, version)
@@ -55,6 +55,23 @@ def why_not_running(
 #: ("value of expire_logs_days is ignored", MY-011079), and SET GLOBAL/PERSIST of either while the other is
 #: nonzero fails (ERROR 3683, and 4113 the other way round) — both seen on the real 8.0.46.
 _EXCLUSIVE_MYSQL_8: dict[str, str] = {"expire_logs_days": "binlog_expire_logs_seconds"}
+
+
+def _one_pool_instance(
+    version: ServerVersion, name: str, running: Decimal, live: Callable[[str], str | None]
+) -> str | None:
+    """MySQL runs one buffer pool instance for a pool under 1 GiB, whatever innodb_buffer_pool_instances
+    says (the MySQL manual: "takes effect only when you set innodb_buffer_pool_size to 1GB or more"; a
+    persisted 2 ran 1 beside a 256M pool on the real 8.0.46)."""
+    pool = _live_number(live, "innodb_buffer_pool_size")
+    if name != "innodb_buffer_pool_instances" or version.is_mariadb or running != 1 or pool is None:
+        return None
+    if pool >= 1 << 30:
+        return None
+    return (
+        f"MySQL runs one buffer pool instance for a pool under 1 GiB (here {pool >> 20} MiB), whatever "
+        "innodb_buffer_pool_instances says; the value takes effect with a pool of 1 GiB or more"
+    )
 
 
 def _exclusive_conflict(version: ServerVersion, name: str, live: Callable[[str], str | None]) -> str | None:

@@ -53,6 +53,14 @@ def test_live_value_departing_from_its_persisted_value_is_drift_from_it() -> Non
     assert entry["apply_sql"] == "SET PERSIST innodb_io_capacity = 1000;"
 
 
+def test_pool_instances_under_a_small_pool_say_why_and_need_no_restart() -> None:
+    """8.0.46 ran innodb_buffer_pool_instances 1 over a persisted 2 beside its 256M pool (MySQL uses one
+    instance under 1 GiB): drift with that reason, not a restart that would bring the 2 (it claimed one)."""
+    entry = _drift(_audit((CAPTURE / "persisted.tsv").read_text()))["innodb_buffer_pool_instances"]
+    assert entry["restart_required"] is False and entry["apply_sql"] is None
+    assert "one buffer pool instance for a pool under 1 GiB (here 256 MiB)" in entry["reason"]
+
+
 def test_mysqld_auto_cnf_itself_reads_as_the_listing() -> None:
     """The datadir's mysqld-auto.cnf (format 2 of 8.0.46) gives the same values as persisted_variables."""
     listing = parse_persisted((CAPTURE / "persisted.tsv").read_text(), "persisted.tsv").values
