@@ -34,6 +34,7 @@ SINGLE_INPUTS: dict[str, tuple[str, str, str]] = {
     "status2": ("status", "status-2", "SHOW GLOBAL STATUS, a little later"),
     "innodb_status": ("innodb_status", "innodb_status", "SHOW ENGINE INNODB STATUS"),
     "schema": ("schema", "schema", "Tables (information_schema.TABLES)"),
+    "persisted": ("persisted", "persisted", "Persisted variables (MySQL 8.0+)"),
 }
 PLAIN_FIELDS = (
     "server_id",
