@@ -4,6 +4,7 @@ The server's option parser (`my_getopt`) compares names treating `-` and `_` as 
 It first looks the whole name up; only when no option has that name does it try the special prefixes
 `skip-`, `disable-`, `enable-`, `maximum-` (MariaDB adds `autoset-`), each followed by `-` or `_`.
 `loose-` is stripped before anything else: it turns "unknown option" from an error into a warning.
+A value after `skip-`/`disable-`/`enable-` is a double negation when it is exactly `0` (`prefixed_value`).
 
 So `skip-name-resolve` is the real option `skip_name_resolve` (a system variable), while `skip-log-bin`
 is `log_bin` with the `skip` prefix. `REAL_PREFIXED_NAMES` lists the options whose own name starts with
@@ -14,6 +15,8 @@ from __future__ import annotations
 
 import re
 from typing import Final
+
+from advisor.optioncheck.names import special_value
 
 #: Options and variables whose own name begins with a prefix word (MySQL and MariaDB manuals, option
 #: and variable reference). The server finds these by their full name before trying prefixes.
@@ -48,6 +51,20 @@ _PREFIX_LENGTHS: Final = tuple((word, len(word) + 1) for word in PREFIX_VALUES)
 _NAME_RE: Final = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*\Z")
 
 NameParts = tuple[str, str | None, bool]
+
+
+def prefixed_value(prefix: str, given: str | None) -> str | None:
+    """The value a line with `prefix` gives its option, `given` the value written (None: bare).
+
+    `skip-`/`disable-` give OFF and `enable-` ON, whatever follows, except exactly `0`, which my_getopt
+    reads as a double negation (optioncheck.names.special_value): mariadbd 10.11.19 and MySQL 8.0.46 run
+    `skip-innodb-doublewrite=0` and `disable-…=0` with innodb_doublewrite ON, `enable-…=0` with it OFF,
+    and `skip-…=1`, `=OFF`, `=00`, `enable-…=OFF` as the bare prefix. `maximum-`/`autoset-` keep `given`.
+    """
+    if PREFIX_VALUES[prefix] is None:
+        return given
+    return "ON" if special_value([prefix], given) == "1" else "OFF"
+
 
 _CACHE: dict[str, NameParts | None] = {}
 #: Read-only view for hot loops: `name_cache.get(raw)` answers repeated names without a call.

@@ -13,7 +13,7 @@ from typing import Final
 from msgspec import Struct
 
 from advisor.errors import InputError, InputWarning
-from advisor.inputs.optionnames import PREFIX_VALUES, name_cache, split_option_name
+from advisor.inputs.optionnames import name_cache, prefixed_value, split_option_name
 from advisor.inputs.optionsyntax import WHITESPACE, cut_comment, decode_value, quote_of
 from advisor.patterns import lazy
 
@@ -30,7 +30,7 @@ class OptionEntry(Struct, frozen=True):
 
     `name` is normalised (lower case, dashes → underscores, prefixes removed); `value` is the value
     unquoted and unescaped, None for a bare key (a bare boolean flag means ON); `skip-x`/`disable-x`
-    give value "OFF" and `enable-x` gives "ON". `prefix` is the server prefix that was stripped
+    give value "OFF" and `enable-x` gives "ON" (given exactly `0`, the other way round: optionnames.prefixed_value). `prefix` is the server prefix that was stripped
     (`skip`, `disable`, `enable`, `maximum`, `autoset`) and `loose` says whether `loose-` was present.
     `maximum-x` entries keep name `x` and prefix `maximum`: they do not set `x` itself.
     `given` is the value as written (unquoted, unescaped; None when bare), before a prefix replaced it.
@@ -262,6 +262,6 @@ def scan(path: str, lines: list[str], strict: bool, markup: bool) -> Scan:
         if prefix is None:
             append(new_entry(path, number, current, raw_name, name, value, None, loose, value))
         else:
-            chosen = PREFIX_VALUES[prefix] or value
+            chosen = prefixed_value(prefix, value)
             append(new_entry(path, number, current, raw_name, name, chosen, prefix, loose, value))
     return Scan(tuple(entries), tuple(state.headers), tuple(state.includes), tuple(state.warnings))

@@ -290,3 +290,13 @@ def test_template_markup_inside_an_inline_comment_is_only_a_comment() -> None:
     with pytest.raises(InputError) as refused:
         parse_option_file("[mysqld]\ndatadir = {{ datadir }}\n", "t.cnf")
     assert refused.value.line == 2
+
+
+def test_prefix_given_0_is_a_double_negation() -> None:
+    """my_getopt: `skip-x=0`/`disable-x=0` turn x on, `enable-x=0` off; other values keep the prefix's
+    meaning (mariadbd 10.11.19 and MySQL 8.0.46 real starts: innodb_doublewrite ON, OFF)."""
+    text = (
+        "[mysqld]\nskip-a=0\ndisable-b=0\nenable-c=0\nskip-d=1\nskip-e=OFF\nskip-f=00\nenable-g=OFF\nskip-h\n"
+    )
+    values = [entry.value for entry in parse_option_file(text, "x.cnf").entries()]
+    assert values == ["ON", "ON", "OFF", "OFF", "OFF", "OFF", "ON", "OFF"]

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from advisor.errors import InputError
 from advisor.inputs.optionfiles import parse_option_file
-from advisor.inputs.optionnames import PREFIX_VALUES, split_option_name
+from advisor.inputs.optionnames import prefixed_value, split_option_name
 from advisor.inputs.optionscan import PLACEHOLDER_RE, TEMPLATE_RE
 from advisor.inputs.optionsyntax import encode_value
 
@@ -128,8 +128,8 @@ def test_set_value_changes_one_line_only(
         [],
         [target.line - 1],
     )
-    forced = PREFIX_VALUES[target.prefix] if target.prefix else None
-    assert [entry.value for entry in edited.entries() if entry.line == target.line] == [forced or value]
+    expected = prefixed_value(target.prefix, value) if target.prefix else value
+    assert [entry.value for entry in edited.entries() if entry.line == target.line] == [expected]
 
 
 FRAGMENTS = st.sampled_from(
