@@ -18,7 +18,9 @@ from collections.abc import Collection, Iterator, Mapping
 from typing import TYPE_CHECKING, TypeVar, overload
 
 from advisor.context import EffectiveConfig, LiveExistence, ReadLog, Setting
-from advisor.effective_lines import entry_in_force
+from advisor.derived.engines import plugins_loaded_by, plugins_shown_by
+from advisor.effective_lines import entry_in_force, spelled_out
+from advisor.inputs.optionfiles import last_lines
 from advisor.maximum_prefix import last_setting, maximum_sets_value
 from advisor.redact import holds_secret_pair, is_secret_option
 from advisor.sql import default_text
@@ -155,11 +157,17 @@ def _runs_as(entry: OptionEntry) -> str:
 
 
 def _file_entries(
-    catalog: Catalog, version: ServerVersion, options: OptionFileSet | None, groups: Collection[str]
+    catalog: Catalog,
+    version: ServerVersion,
+    options: OptionFileSet | None,
+    groups: Collection[str],
+    installed: frozenset[str] = frozenset(),
 ) -> tuple[dict[str, OptionEntry], dict[str, OptionEntry | None]]:
     """The file's effective options, less those that set nothing at this version: `maximum-`
     caps, and names the catalog knows the server refuses or ignores (a `tx_isolation` line on
-    MySQL 8.0 is no isolation level, however it reads). Also, apart, the entries whose value the server
+    MySQL 8.0 is no isolation level, however it reads). A name the server takes as a unique prefix sets the
+    option it reaches (`sort_buffer = 64M` on MariaDB: advisor.effective_lines.spelled_out; `installed`: the
+    plugins a live dump shows, whose options count too). Also, apart, the entries whose value the server
     refuses, mapped to the line config_validity leaves in force instead (advisor.effective_lines; None:
     the default): the value advisors judge when no live value is known. Drift compares the file as written."""
     if options is None:
@@ -167,7 +175,10 @@ def _file_entries(
     entries: dict[str, OptionEntry] = {}
     fixed: dict[str, OptionEntry | None] = {}
     assigned: list[str] = []  # plugin options with a `maximum-` line: it may be the setting in force
-    for name, item in options.effective(groups).items():
+    lines = options.entries(groups)
+    plugins = plugins_loaded_by(lines) | installed
+    spelled = spelled_out(version, lines, lambda name: catalog.lookup(name, version) is None, plugins)
+    for name, item in last_lines(spelled).items():
         if item.entry.prefix in _NOT_A_VALUE:
             if item.entry.prefix == "maximum" and maximum_sets_value(version, item.entry.name):
                 assigned.append(item.entry.name)
@@ -251,11 +262,12 @@ def build_effective_config(
 ) -> EffectiveConfig:
     """Merge the layers; record the variables whose live value departs from what a restart brings back:
     the persisted value where there is one (`persisted`: MySQL 8.0+ only), else the file's."""
-    file_entries, fixed = _file_entries(catalog, version, options, groups)
     # The dump's own mapping, not a copy (nothing here writes to it): ~650 names copied twice an audit
     # (a dict and a frozenset) were ~2% of the bench audit's instructions.
     live: Mapping[str, str] = variables.values if variables is not None else {}
     existence = LiveExistence.from_dump(variables) if variables is not None else None
+    installed = plugins_shown_by(existence.names) if existence is not None else frozenset()
+    file_entries, fixed = _file_entries(catalog, version, options, groups, installed)
     persisted_given, persisted = persisted, persisted or {}
     settings = LayeredSettings(catalog, version, file_entries, live, existence, fixed, persisted)
     at_restart = {name: _runs_as(entry) for name, entry in file_entries.items()}

@@ -10,6 +10,8 @@ line drops every library named before it; each value is a `;`-separated list of 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from functools import cache
 from typing import TYPE_CHECKING, Final
 
@@ -58,32 +60,40 @@ def _server_lines(ctx: AuditContext) -> tuple[OptionEntry, ...]:
     return ctx.options.entries(ctx.groups_read) if ctx.options is not None else ()
 
 
+def _plugin_list_line(entry: OptionEntry) -> bool:
+    return (entry.name == "plugin_load_add" and entry.prefix is None) or (
+        entry.name == "plugin_load" and entry.prefix in (None, "skip", "disable")
+    )
+
+
 def plugin_list_lines(ctx: AuditContext) -> tuple[OptionEntry, ...]:
     """The lines that build the plugin list, in the order read: `plugin_load_add`, `plugin_load` and
     `skip-plugin-load` (which empties the list; mariadbd 10.11.19 then refuses the plugin's options).
     `skip-plugin_load_add` changes nothing (a private instance started with the plugin still loaded)."""
-    return tuple(
-        entry
-        for entry in _server_lines(ctx)
-        if (entry.name == "plugin_load_add" and entry.prefix is None)
-        or (entry.name == "plugin_load" and entry.prefix in (None, "skip", "disable"))
-    )
+    return tuple(entry for entry in _server_lines(ctx) if _plugin_list_line(entry))
 
 
 def _resets(entry: OptionEntry) -> bool:
     return entry.name == "plugin_load"
 
 
-@once_per_audit
-def file_plugins(ctx: AuditContext) -> frozenset[str]:
-    """The plugin libraries (stems) and plugin names the option files load, in the groups the server reads."""
+def plugins_loaded_by(entries: Iterable[OptionEntry]) -> frozenset[str]:
+    """The plugin libraries (stems) and plugin names that option lines (in read order) load."""
     loaded: set[str] = set()
-    for entry in plugin_list_lines(ctx):
+    for entry in entries:
+        if not _plugin_list_line(entry):
+            continue
         if _resets(entry):
             loaded.clear()
         if entry.prefix is None:
             loaded |= plugin_words(entry.value or "")
     return frozenset(loaded)
+
+
+@once_per_audit
+def file_plugins(ctx: AuditContext) -> frozenset[str]:
+    """The plugin libraries (stems) and plugin names the option files load, in the groups the server reads."""
+    return plugins_loaded_by(_server_lines(ctx))
 
 
 def dropped_by(ctx: AuditContext, plugins: frozenset[str]) -> OptionEntry | None:
@@ -104,9 +114,12 @@ def installed_plugins(ctx: AuditContext) -> frozenset[str]:
     by the option files or by INSTALL SONAME (the mysql.plugin table, read at every start without any
     plugin_load_add line; mariadbd 10.11.19 then takes `server_audit_logging = ON` in the file)."""
     live = ctx.config.live
-    if live is None:
-        return frozenset()
-    names = live.names  # a dict's key view: asked, it goes over the smaller side (a library's options)
+    return plugins_shown_by(live.names) if live is not None else frozenset()
+
+
+def plugins_shown_by(names: AbstractSet[str]) -> frozenset[str]:
+    """The libraries whose variables a complete SHOW GLOBAL VARIABLES (`names`, a dict's key view) lists;
+    asked, the view goes over the smaller side (a library's few options)."""
     return frozenset(
         library for library, options in _options_beside_library() if not names.isdisjoint(options)
     )

@@ -42,7 +42,7 @@ on the set — includes that match no upload, and include cycles.
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Final
 
 from msgspec import Struct
@@ -61,6 +61,7 @@ __all__ = [
     "OptionFile",
     "OptionFileSet",
     "groups_read",
+    "last_lines",
     "parse_option_file",
 ]
 
@@ -246,12 +247,17 @@ class OptionFileSet:
         return dict(cached)
 
     def _compute_effective(self, groups: frozenset[str]) -> dict[str, EffectiveOption]:
-        winners: dict[str, OptionEntry] = {}
-        shadowed: dict[str, list[OptionEntry]] = {}
-        for entry in self.entries(groups):
-            key = entry.key
-            earlier = winners.get(key)
-            if earlier is not None:
-                shadowed.setdefault(key, []).append(earlier)
-            winners[key] = entry
-        return {key: EffectiveOption(entry, tuple(shadowed.get(key, ()))) for key, entry in winners.items()}
+        return last_lines(self.entries(groups))
+
+
+def last_lines(entries: Iterable[OptionEntry]) -> dict[str, EffectiveOption]:
+    """Key → the last of `entries` (read order) with that key, with the earlier ones it shadows."""
+    winners: dict[str, OptionEntry] = {}
+    shadowed: dict[str, list[OptionEntry]] = {}
+    for entry in entries:
+        key = entry.key
+        earlier = winners.get(key)
+        if earlier is not None:
+            shadowed.setdefault(key, []).append(earlier)
+        winners[key] = entry
+    return {key: EffectiveOption(entry, tuple(shadowed.get(key, ()))) for key, entry in winners.items()}

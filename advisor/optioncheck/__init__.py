@@ -19,7 +19,8 @@ Public API (pure: stdlib only, no I/O beyond reading the package's own JSON once
 
 ``Verdict`` fields: `outcome` (:class:`Outcome`: accepts, clamps, ignores_with_warning,
 disables_plugin, refuses_to_start), `message` (plain words: what the server does and why),
-`reason` (stable tag: ok, unique_prefix, placeholder, out_of_range, block_rounding, bad_bool,
+`reason` (stable tag: ok, unique_prefix, number_bool (a boolean read by its first digit), placeholder,
+out_of_range, block_rounding, bad_bool,
 bad_value, loose_bad_value, ambiguous_prefix, unknown_name, misspelling, other_flavor,
 plugin_not_loaded, refused_prefix, compatibility_stub, and loose_* forms), `option` (the full name reached),
 `plugin`, `value` (what the server ends up using, where known), `suggestion` (the corrected

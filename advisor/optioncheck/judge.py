@@ -115,7 +115,7 @@ def _check(state: Judgement, facts: OptionFacts) -> ValueCheck:
     quirks = state.data.quirks
     if value is None and facts.name in quirks.get("crash_without_value", {}):
         return ValueCheck("fatal", quirks["crash_without_value"][facts.name])
-    check = _os_check(state, facts, value) or check_value(value, facts)
+    check = _os_check(state, facts, value) or check_value(value, facts, state.flavor == "mariadb")
     crash = quirks.get("crash_below", {}).get(facts.name)
     if crash and check.status != "error" and check.effective and int(check.effective) < crash["minimum"]:
         return ValueCheck("fatal", crash["why"])
@@ -167,7 +167,13 @@ def _outcome(state: Judgement, facts: OptionFacts, check: ValueCheck, loose: boo
     if check.status in ("adjusted", "rounded"):
         return state.verdict(Outcome.CLAMPS, "out_of_range" if check.status == "adjusted" else "block_rounding",
                              detail.strip(), plugin=facts.plugin, value=check.effective, **extra)  # fmt: skip
-    reason = "unique_prefix" if abbreviation else "placeholder" if check.detail else "ok"
+    reason = (
+        "unique_prefix"
+        if abbreviation
+        else "number_bool"
+        if check.status == "first_digit"
+        else ("placeholder" if check.detail else "ok")
+    )
     message = detail.strip() or f"The server accepts {facts.name} = {check.effective}."
     return state.verdict(
         Outcome.ACCEPTS, reason, message, plugin=facts.plugin, value=check.effective, **extra

@@ -1,7 +1,11 @@
 """A value against one option's type, as my_getopt's setval() does it (MariaDB 10.11, observed).
 
 Booleans: ON/OFF, TRUE/FALSE, 1/0 in any case; anything else (YES, NO, 2) is only a warning and
-the option ends up OFF (core) or keeps its default (plugin: "ignoring option ... invalid value").
+the option ends up OFF ("boolean value ... wasn't recognized. Set to OFF") or, for the plugin booleans
+that take no argument on the command line (arg NONE: innodb_doublewrite, innodb_file_per_table,
+myisam_use_mmap), keeps its default ("ignoring option ... invalid value"). Those read a value that starts
+with a digit by that digit alone, silently: mariadbd 10.11.19 runs `innodb_doublewrite = 0;`, `0 0`, `01`
+and `0x` OFF and `1x`, `10` ON (`first_digit`); MySQL 8.0.46 does not (its innodb_doublewrite is an enum).
 Enums: a unique case-insensitive prefix of a value or the value's index; unknown words refused.
 Sets: comma-separated names, the last of which may be a unique prefix, or the bitmask as a number.
 Flagsets: `default` and `name=on|off|default` items, names spelt out in full. Strings: anything.
@@ -114,12 +118,18 @@ def check_flagset(text: str, facts: OptionFacts) -> ValueCheck:
     return ValueCheck("ok", effective=text)
 
 
-def check_bool(text: str, facts: OptionFacts) -> ValueCheck:
+def check_bool(text: str, facts: OptionFacts, mariadb: bool = False) -> ValueCheck:
+    """`mariadb`: MariaDB's option parser, whose plugin booleans without an argument read a first digit."""
     lowered = text.lower()
     if lowered in TRUE_WORDS or lowered in FALSE_WORDS:
         return ValueCheck("ok", effective="ON" if lowered in TRUE_WORDS else "OFF")
+    no_argument = facts.plugin is not None and facts.arg == "NONE"
+    if mariadb and no_argument and text[:1] in ("0", "1"):
+        value = "ON" if text[0] == "1" else "OFF"
+        return ValueCheck("first_digit", f"'{text}' is read by its first character, {text[0]}: the server "
+                          f"runs {facts.name} {value}, without a warning", value, suggested_value=text[0])  # fmt: skip
     intent = BOOL_INTENT.get(lowered)
-    kept = "keeps its default" if facts.plugin else "is set to OFF"
+    kept = "keeps its default" if (no_argument if mariadb else facts.plugin) else "is set to OFF"
     return ValueCheck("warn", f"'{text}' is not a boolean the server knows (ON/OFF, TRUE/FALSE, 1/0); "
                       f"it logs a warning and the option {kept}", suggested_value=intent)  # fmt: skip
 
@@ -147,8 +157,8 @@ def check_number(text: str, facts: OptionFacts) -> ValueCheck:
     return ValueCheck("ok", effective=effective)
 
 
-def check_value(text: str | None, facts: OptionFacts) -> ValueCheck:
-    """The server's reaction to `text` (None: the name alone) for this option."""
+def check_value(text: str | None, facts: OptionFacts, mariadb: bool = False) -> ValueCheck:
+    """The server's reaction to `text` (None: the name alone) for this option (`mariadb`: MariaDB's parser)."""
     if text is None:
         if facts.arg == "REQUIRED":  # booleans too: some plugin booleans insist on a value
             return ValueCheck("error", f"option '{facts.name}' requires a value")
@@ -156,7 +166,7 @@ def check_value(text: str | None, facts: OptionFacts) -> ValueCheck:
     if facts.type == "noarg":
         return ValueCheck("error", f"option '{facts.name}' takes no value")
     if facts.type == "bool":
-        return check_bool(text, facts)
+        return check_bool(text, facts, mariadb)
     if facts.type in INTEGER_TYPES or facts.type == "double":
         return check_number(text, facts)
     checker = {"enum": check_enum, "set": check_set, "flagset": check_flagset}.get(facts.type)

@@ -160,6 +160,9 @@ def _judge_value(
     found: ClassifiedLines,
 ) -> None:
     """A known name's value: fixed in the file when the server would refuse it, else reported."""
+    if said.reason == "number_bool":  # read by its first digit, silently: written plainly instead
+        found.values.extend(verdicts.first_digit(ctx, entry, said))
+        return
     if said.is_critical and said.reason not in verdicts.NAME_REASONS:
         fixed = verdicts.fix(ctx, entry, said) if said.value_seen else verdicts.unsure(ctx, entry, said)
         found.values.extend(fixed)

@@ -123,13 +123,15 @@ def possible_typo(ctx: AuditContext) -> Iterator[Proposal]:
 def invalid_value(ctx: AuditContext) -> Iterator[Proposal]:
     """What it checks: values the server cannot read as written — a number with an unknown suffix or a
     decimal point (`1.5G`), T/P/E suffixes before MySQL 8.0.14, a bare numeric option, an enum value the
-    version does not have, a boolean word other than ON/OFF/1/0/TRUE/FALSE, a number out of range.
+    version does not have, a boolean word other than ON/OFF/1/0/TRUE/FALSE, a number out of range, and a
+    boolean MariaDB reads by its first digit (`innodb_doublewrite = 0;` runs OFF on mariadbd 10.11.19).
 
     Why it matters: unreadable numbers and enum values stop the server at startup; out-of-range numbers
     are clamped and unknown boolean words ignored or read as OFF, so the server runs with something other
-    than what the file says.
+    than what the file says; a value read by its first digit works by accident and reads otherwise
+    elsewhere (MySQL 8.0.46 does not take it).
 
-    What we recommend: write the value the way the server reads it (`1536M`, `ON`, a value in range).
+    What we recommend: write the value the way the server reads it (`1536M`, `ON`, `0`, a value in range).
 
     Caveats: critical when the server stops, warning when it carries on with another value; ranges and
     values come from the catalog, block-size rounding is not checked.

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Final
 
 from advisor.advisors.config_validity.lines import kept_instead, later_line, line_evidence, wins_after
 from advisor.derived.engines import dropped_by, loaded_plugins
+from advisor.effective_lines import prefixes_after
 from advisor.findings import Evidence, Severity
 from advisor.optioncheck import Outcome, Verdict, judge
 from advisor.optioncheck.plugins import library_options_by_library
@@ -77,12 +78,8 @@ def verdict(ctx: AuditContext, entry: OptionEntry, prefixes: bool = True) -> Ver
 
 
 def prefix_matching_after(ctx: AuditContext, entry: OptionEntry, before: bool) -> bool:
-    """MariaDB's getopt-prefix-matching (default ON) takes effect from the next option on, in the order the
-    server reads them: mariadbd 10.11.19 refuses `max_connection=500` after `skip-getopt-prefix-matching`
-    (exit 7, "unknown variable") and accepts it before."""
-    if not ctx.version.is_mariadb or entry.name != "getopt_prefix_matching":
-        return before
-    return (entry.value or "ON").upper() not in ("0", "OFF", "FALSE")
+    """Whether unique prefixes still match after this line (advisor.effective_lines.prefixes_after)."""
+    return prefixes_after(ctx.version, entry, before)
 
 
 def trusted(ctx: AuditContext, found: Verdict) -> bool:
@@ -222,6 +219,30 @@ def abbreviation(ctx: AuditContext, entry: OptionEntry, found: Verdict) -> Itera
         f"{entry.file}:{entry.line}: {found.message} MySQL 5.7 and later refuse abbreviated option names, "
         f"so write the full name.{then}",
         (line_evidence(entry),),
+        correction[0],
+        Severity.NOTICE,
+    )
+    if later is None:
+        yield _rewrite(ctx, entry, *correction, Severity.NOTICE)
+
+
+def first_digit(ctx: AuditContext, entry: OptionEntry, found: Verdict) -> Iterator[Proposal]:
+    """A boolean MariaDB reads by its first digit (`innodb_doublewrite = 0;` runs OFF): the plain digit instead."""
+    correction = _correction(found)
+    if correction is None:
+        return
+    later = _later(ctx, entry, correction[0])
+    then = (
+        kept_instead(later, correction[0])
+        if later is not None
+        else f" The line is replaced by `{found.suggestion}`."
+    )
+    yield _comment_out(
+        entry,
+        f"{entry.raw_name} = {entry.given} is read as {correction[1]}{wins_after(later)}",
+        f"{entry.file}:{entry.line}: {found.message.rstrip('.')}. Another release or a reader of the file may take it "
+        f"otherwise (MySQL 8.0.46 refuses or ignores such a value), so write the plain value.{then}",
+        (line_evidence(entry), Evidence("server", ctx.version.describe(), found.basis or "target version")),
         correction[0],
         Severity.NOTICE,
     )

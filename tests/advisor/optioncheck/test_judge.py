@@ -248,3 +248,16 @@ def test_mysql_number_options_no_list_types_are_judged_as_numbers(
 ) -> None:
     verdict = judge(name, value, flavor="mysql", version="8.0.46")
     assert verdict.outcome is outcome and verdict.certain
+
+
+def test_mariadb_plugin_boolean_read_by_its_first_digit() -> None:
+    """mariadbd 10.11.19 runs innodb_doublewrite `0;`/`0 0`/`01` OFF and `1x`/`10` ON, silently (real start);
+    `off;`, `yes`, `2` are ignored with a warning; a core boolean (local_infile) and MySQL read no digit."""
+    for value, runs in (("0;", "OFF"), ("0 0", "OFF"), ("01", "OFF"), ("1x", "ON"), ("10", "ON")):
+        said = judge("innodb_doublewrite", value, flavor="mariadb", version="10.11.19")
+        assert (said.outcome, said.reason, said.value) == (Outcome.ACCEPTS, "number_bool", runs), value
+        assert said.suggestion == f"innodb_doublewrite = {value[0]}"
+    for value in ("off;", "yes", "2"):
+        assert judge("innodb_doublewrite", value, flavor="mariadb", version="10.11.19").reason == "bad_bool"
+    assert judge("local_infile", "0;", flavor="mariadb", version="10.11.19").reason == "bad_bool"
+    assert judge("innodb_file_per_table", "0;", flavor="mysql", version="8.0.46").reason != "number_bool"
