@@ -24,7 +24,7 @@ __all__ = [
 
 # Bump when a rule changes what it finds: stored audits record it, and the fleet
 # dispatcher re-audits a server whose snapshot is unchanged only when this moved.
-ADVISOR_VERSION = "2026.11.25.25"
+ADVISOR_VERSION = "2026.11.25.26"
 
 
 def run_audit(

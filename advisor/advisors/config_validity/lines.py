@@ -7,11 +7,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final
 
 from advisor.advisors.config_validity.names import CLIENT_SIDE_OPTIONS, group_role, near_miss
-from advisor.advisors.config_validity.values import check_value
+from advisor.advisors.config_validity.values import check_value, clamped_to
 from advisor.catalog import normalize_name
 from advisor.derived.cache import once_per_audit
 from advisor.findings import Evidence, Severity
 from advisor.rules import Proposal
+from advisor.units import format_size
 
 if TYPE_CHECKING:
     from advisor.catalog import VariableFacts
@@ -91,13 +92,22 @@ def bad_value(ctx: AuditContext, entry: OptionEntry, name: str, facts: VariableF
             severity = Severity.WARNING
             text += " With the loose- prefix the server only logs that and ignores the line instead."
         written = entry.given if entry.given is not None else "(no value)"
+        runs = clamped_to(ctx.version, entry.value, facts) if severity is not Severity.CRITICAL else None
         yield Proposal(
             title=f"{entry.raw_name} = {written} is not read as written",
             rationale=f"{entry.file}:{entry.line}: {text}",
             evidence=(line_evidence(entry), Evidence("server", ctx.version.describe(), "target version")),
             variable=name,
             severity=severity,
+            # the value the server runs, written as such: any other advisor's value for the line wins
+            recommended=_written(runs, facts.unit) if runs is not None else None,
+            correction=runs is not None,
         )
+
+
+def _written(number: int, unit: str | None) -> str:
+    """`2M` for a size (as a DBA writes it), else the plain number."""
+    return format_size(number) if unit == "bytes" else str(number)
 
 
 def _accepts_prefixes(ctx: AuditContext) -> bool:

@@ -131,10 +131,12 @@ def invalid_value(ctx: AuditContext) -> Iterator[Proposal]:
     than what the file says; a value read by its first digit works by accident and reads otherwise
     elsewhere (MySQL 8.0.46 does not take it).
 
-    What we recommend: write the value the way the server reads it (`1536M`, `ON`, `0`, a value in range).
+    What we recommend: write the value the way the server reads it (`1536M`, `ON`, `0`, a value in range);
+    a number out of range is rewritten with the minimum or maximum the server runs instead.
 
-    Caveats: critical when the server stops, warning when it carries on with another value; ranges and
-    values come from the catalog, block-size rounding is not checked.
+    Caveats: critical when the server stops, warning when it carries on with another value — a notice for a
+    number clamped to within twice or half what was written (`innodb_log_buffer_size = 1M` runs 2M); ranges
+    and values come from the catalog, block-size rounding is not checked.
     """
     yield from classified_lines(ctx).values
 

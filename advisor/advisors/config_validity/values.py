@@ -113,17 +113,46 @@ def _check_range(version: ServerVersion, number: int, text: str, facts: Variable
             Severity.CRITICAL,
             f'{text!r} is negative: MariaDB stops at startup ("Incorrect unsigned value").',
         )
+    # Clamped, the server runs a value it takes (mariadbd 10.11.19: "unsigned value 1048576 adjusted to
+    # 2097152" for innodb_log_buffer_size = 1M, at every start), and the line is rewritten with it. A notice
+    # when that is at most twice or half what was written (the intent holds), else a warning (an empty
+    # max_connections runs 10; innodb_flush_log_at_trx_commit = 5 runs 2).
     if low is not None and number < low:
         return (
-            Severity.WARNING,
-            f"{text!r} is below the minimum {_plain(low)}: the server raises it with a warning.",
+            _clamp_severity(number, low),
+            f"{text!r} is below the minimum {_plain(low)}: the server raises it to that with a warning at every "
+            "start. The line is rewritten with the value that runs.",
         )
     if high is not None and number > high:
         return (
-            Severity.WARNING,
-            f"{text!r} is above the maximum {_plain(high)}: the server lowers it with a warning.",
+            _clamp_severity(number, high),
+            f"{text!r} is above the maximum {_plain(high)}: the server lowers it to that with a warning at every "
+            "start. The line is rewritten with the value that runs.",
         )
     return None
+
+
+def _clamp_severity(written: int, runs: float) -> Severity:
+    small, large = sorted((abs(written), abs(runs)))
+    return Severity.NOTICE if written * runs > 0 and large <= 2 * small else Severity.WARNING
+
+
+def clamped_to(version: ServerVersion, value: str | None, facts: VariableFacts) -> int | None:
+    """The value the server runs instead of a readable number out of range (its minimum or maximum), else
+    None — also for a negative number MariaDB refuses outright."""
+    if value is None or facts.unit not in NUMERIC_UNITS:
+        return None
+    match = _NUMBER_RE().match(value.strip())
+    if match is None or match.group(3) is not None or match.group(4)[:1].lower() not in _SUFFIX_POWER:
+        return None
+    sign, digits, _, rest = match.groups()
+    number = int(digits or "0") * 1024 ** _SUFFIX_POWER[rest[:1].lower()] * (-1 if sign == "-" else 1)
+    low, high = facts.min, facts.max
+    if number < 0 and (low is None or low >= 0) and version.is_mariadb:
+        return None
+    if low is not None and number < low:
+        return int(low)
+    return int(high) if high is not None and number > high and abs(number) < _LIMIT else None
 
 
 def _plain(number: float) -> str:

@@ -48,9 +48,12 @@ def test_fractions_where_the_server_takes_them() -> None:
     assert _check("10.5.23-MariaDB", "expire_logs_days", "0.5") is Severity.CRITICAL
 
 
-def test_out_of_range_is_clamped_with_a_warning() -> None:
-    """mariadbd 10.11.19: 'unsigned value 200000 adjusted to 100000' — a warning, not a refusal."""
-    assert _check("10.6.16-MariaDB", "max_connections", "200000") is Severity.WARNING
+def test_out_of_range_is_clamped_not_refused() -> None:
+    """mariadbd 10.11.19: 'unsigned value 200000 adjusted to 100000' — not a refusal: a notice when what runs
+    is within twice or half what was written, else a warning (5 for innodb_flush_log_at_trx_commit runs 2)."""
+    assert _check("10.6.16-MariaDB", "max_connections", "200000") is Severity.NOTICE
+    assert _check("10.11.19-MariaDB", "innodb_log_buffer_size", "1M") is Severity.NOTICE
+    assert _check("10.6.16-MariaDB", "max_connections", "300000") is Severity.WARNING
     assert _check("8.0.36", "max_connections", "100000") is None
     assert _check("10.6.16-MariaDB", "innodb_flush_log_at_trx_commit", "5") is Severity.WARNING
 
