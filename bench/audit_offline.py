@@ -15,6 +15,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from advisor.audit import AuditInputs
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAPSHOTS = ROOT.parent / "shared" / "corpus" / "mariadb-10.11-sysbench"
@@ -35,12 +39,12 @@ def _files() -> dict[str, Path]:
     }
 
 
-def in_process(rounds: int = 2000) -> dict[str, float]:
-    sys.path.insert(0, str(ROOT))
-    from advisor.audit import AuditInputs, run_audit
+def bench_inputs() -> AuditInputs:
+    """The bench's audit inputs: the sysbench snapshots and the Debian my.cnf on a 2-core 24 GiB SSD host."""
+    from advisor.audit import AuditInputs
 
     files = {key: path.read_text() for key, path in _files().items()}
-    inputs = AuditInputs(
+    return AuditInputs(
         mycnf={"/etc/mysql/mariadb.conf.d/50-server.cnf": files["mycnf"]},
         variables=files["variables"],
         status=(files["status1"], files["status2"]),
@@ -50,6 +54,13 @@ def in_process(rounds: int = 2000) -> dict[str, float]:
         cpus=2,
         storage="ssd",
     )
+
+
+def in_process(rounds: int = 2000) -> dict[str, float]:
+    sys.path.insert(0, str(ROOT))
+    from advisor.audit import run_audit
+
+    inputs = bench_inputs()
     result = run_audit(inputs)  # warm: the catalog loads once per process
     samples = []
     for _ in range(rounds):

@@ -19,23 +19,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from audit_offline import _files  # noqa: E402
+from audit_offline import bench_inputs  # noqa: E402
 
-from advisor.audit import AuditInputs, run_audit  # noqa: E402
-
-
-def bench_inputs() -> AuditInputs:
-    files = {key: path.read_text() for key, path in _files().items()}
-    return AuditInputs(
-        mycnf={"/etc/mysql/mariadb.conf.d/50-server.cnf": files["mycnf"]},
-        variables=files["variables"],
-        status=(files["status1"], files["status2"]),
-        innodb_status=files["innodb_status"],
-        schema=files["schema"],
-        memory="24G",
-        cpus=2,
-        storage="ssd",
-    )
+from advisor.audit import run_audit  # noqa: E402
 
 
 def main() -> None:

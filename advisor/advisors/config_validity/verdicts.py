@@ -207,23 +207,15 @@ def abbreviation(ctx: AuditContext, entry: OptionEntry, found: Verdict) -> Itera
     correction = _correction(found)
     if correction is None:
         return
-    later = _later(ctx, entry, correction[0])
-    then = (
-        kept_instead(later, correction[0])
-        if later is not None
-        else " The line is replaced by the full spelling with your value."
-    )
-    yield _comment_out(
+    yield from _rewritten(
+        ctx,
         entry,
-        f"{entry.raw_name} abbreviates {correction[0]}{wins_after(later)}",
-        f"{entry.file}:{entry.line}: {found.message} MySQL 5.7 and later refuse abbreviated option names, "
-        f"so write the full name.{then}",
+        correction,
+        f"{entry.raw_name} abbreviates {correction[0]}",
+        f"{found.message} MySQL 5.7 and later refuse abbreviated option names, so write the full name.",
+        " The line is replaced by the full spelling with your value.",
         (line_evidence(entry),),
-        correction[0],
-        Severity.NOTICE,
     )
-    if later is None:
-        yield _rewrite(ctx, entry, *correction, Severity.NOTICE)
 
 
 def first_digit(ctx: AuditContext, entry: OptionEntry, found: Verdict) -> Iterator[Proposal]:
@@ -231,18 +223,36 @@ def first_digit(ctx: AuditContext, entry: OptionEntry, found: Verdict) -> Iterat
     correction = _correction(found)
     if correction is None:
         return
-    later = _later(ctx, entry, correction[0])
-    then = (
-        kept_instead(later, correction[0])
-        if later is not None
-        else f" The line is replaced by `{found.suggestion}`."
+    yield from _rewritten(
+        ctx,
+        entry,
+        correction,
+        f"{entry.raw_name} = {entry.given} is read as {correction[1]}",
+        f"{found.message.rstrip('.')}. Another release or a reader of the file may take it otherwise (MySQL "
+        "8.0.46 refuses or ignores such a value), so write the plain value.",
+        f" The line is replaced by `{found.suggestion}`.",
+        (line_evidence(entry), Evidence("server", ctx.version.describe(), found.basis or "target version")),
     )
+
+
+def _rewritten(
+    ctx: AuditContext,
+    entry: OptionEntry,
+    correction: tuple[str, str],
+    title: str,
+    why: str,
+    replaced: str,
+    evidence: tuple[Evidence, ...],
+) -> Iterator[Proposal]:
+    """The line commented out and `name = value` written in its place — unless a later line sets the
+    option and wins, which then stays as it is."""
+    later = _later(ctx, entry, correction[0])
+    then = kept_instead(later, correction[0]) if later is not None else replaced
     yield _comment_out(
         entry,
-        f"{entry.raw_name} = {entry.given} is read as {correction[1]}{wins_after(later)}",
-        f"{entry.file}:{entry.line}: {found.message.rstrip('.')}. Another release or a reader of the file may take it "
-        f"otherwise (MySQL 8.0.46 refuses or ignores such a value), so write the plain value.{then}",
-        (line_evidence(entry), Evidence("server", ctx.version.describe(), found.basis or "target version")),
+        f"{title}{wins_after(later)}",
+        f"{entry.file}:{entry.line}: {why}{then}",
+        evidence,
         correction[0],
         Severity.NOTICE,
     )
